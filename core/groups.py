@@ -1,0 +1,91 @@
+"""Village groups and cities (R20–R23) and ponds (R37, R38), from the flat board lists.
+
+These are the simple from-scratch computations; ``GameState.groups()`` caches them per board
+version. ``tests`` and ``benchmarks`` compare them with networkx.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from core.actions import VILLAGE
+
+
+class Groups:
+    """Village groups of a board: ``label[h]`` = group index or -1; ``members[g]`` = hexes."""
+
+    __slots__ = ("label", "members", "palace")
+
+    def __init__(self, label: list[int], members: list[list[int]], palace: list[int]) -> None:
+        self.label = label
+        self.members = members
+        self.palace = palace  # palace hex of each group, -1 for a village (R22)
+
+    def group_of(self, h: int) -> int:
+        return self.label[h]
+
+    def cities(self) -> list[int]:
+        return [g for g, p in enumerate(self.palace) if p >= 0]
+
+
+def village_groups(
+    hexes: Iterable[int],
+    terrain: Sequence[int],
+    nbrs: Sequence[Sequence[int]],
+    palace: Sequence[int],
+    size: int,
+) -> Groups:
+    """Maximal edge-connected sets of village hexes (R20); palaces mark cities (R22)."""
+    label = [-1] * size
+    members: list[list[int]] = []
+    pal: list[int] = []
+    for start in hexes:
+        if terrain[start] != VILLAGE or label[start] >= 0:
+            continue
+        g = len(members)
+        label[start] = g
+        stack = [start]
+        group = []
+        ph = -1
+        while stack:
+            h = stack.pop()
+            group.append(h)
+            if palace[h]:
+                ph = h
+            for n in nbrs[h]:
+                if terrain[n] == VILLAGE and label[n] < 0:
+                    label[n] = g
+                    stack.append(n)
+        members.append(group)
+        pal.append(ph)
+    return Groups(label, members, pal)
+
+
+def pond_at(start: int, irrigated: Sequence[bool], nbrs: Sequence[Sequence[int]]) -> list[int]:
+    """The pond (maximal edge-connected irrigation spaces, R37) containing ``start``."""
+    seen = {start}
+    stack = [start]
+    while stack:
+        h = stack.pop()
+        for n in nbrs[h]:
+            if irrigated[n] and n not in seen:
+                seen.add(n)
+                stack.append(n)
+    return sorted(seen)
+
+
+def pond_ring(pond: Sequence[int], nbrs: Sequence[Sequence[int]]) -> list[int]:
+    """Hexes next to a pond that are not in it (R38)."""
+    inside = set(pond)
+    return sorted({n for h in pond for n in nbrs[h] if n not in inside})
+
+
+def all_ponds(hexes: Iterable[int], irrigated: Sequence[bool], nbrs: Sequence[Sequence[int]]) -> list[list[int]]:
+    seen: set[int] = set()
+    ponds = []
+    for h in hexes:
+        if irrigated[h] and h not in seen:
+            p = pond_at(h, irrigated, nbrs)
+            seen.update(p)
+            ponds.append(p)
+    return ponds

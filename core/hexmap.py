@@ -1,0 +1,245 @@
+"""Maps: hex names, ids, neighbours, border spaces and entry costs (R4, R5; notation.md).
+
+Hex ids are ``row * 32 + col`` (offset coordinates, 0-based), so a hex's name follows from its
+id alone and actions need no map to print. Hot paths index flat lists of size ``SIZE``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass, field
+from importlib import resources
+
+from core.errors import MapError, NotationError
+
+MAX_ROWS = 26
+MAX_COLS = 32
+SIZE = MAX_ROWS * MAX_COLS
+
+# Hex kinds on a map.
+OFF, CENTRAL, PRINTED_IRRIGATION, LOWLAND, MOUNTAIN = 0, 1, 2, 3, 4
+KIND_CHARS = {".": CENTRAL, "~": PRINTED_IRRIGATION, "L": LOWLAND, "M": MOUNTAIN}
+BUILTIN_MAPS = ("java-centre",)
+
+
+def hex_id(row: int, col: int) -> int:
+    return row * MAX_COLS + col
+
+
+def hex_row(h: int) -> int:
+    return h >> 5
+
+
+def hex_col(h: int) -> int:
+    return h & 31
+
+
+def hex_name(h: int) -> str:
+    """'G6' for row G (index 6), column 6 (index 5)."""
+    return f"{chr(65 + (h >> 5))}{(h & 31) + 1}"
+
+
+def parse_hex(text: str) -> int:
+    """Parse a hex name ('g6' and 'G6' alike). Does not check that the hex is on a map."""
+    t = text.strip().upper()
+    if len(t) < 2 or not ("A" <= t[0] <= "Z") or not t[1:].isdigit():
+        raise NotationError(f"'{text}' is not a hex name (a row letter and a column number, e.g. G6)")
+    col = int(t[1:]) - 1
+    if not 0 <= col < MAX_COLS:
+        raise NotationError(f"'{text}': column {col + 1} is out of range 1..{MAX_COLS}")
+    return hex_id(ord(t[0]) - 65, col)
+
+
+def offset_neighbours(h: int) -> list[int]:
+    """The six offset neighbours of notation.md (odd rows shifted right), clipped to the grid."""
+    r, c = h >> 5, h & 31
+    if r % 2 == 0:
+        cand = [(r, c - 1), (r, c + 1), (r - 1, c - 1), (r - 1, c), (r + 1, c - 1), (r + 1, c)]
+    else:
+        cand = [(r, c - 1), (r, c + 1), (r - 1, c), (r - 1, c + 1), (r + 1, c), (r + 1, c + 1)]
+    return [hex_id(rr, cc) for rr, cc in cand if 0 <= rr < MAX_ROWS and 0 <= cc < MAX_COLS]
+
+
+def to_axial(h: int) -> tuple[int, int]:
+    """Axial (q, r) coordinates of an odd-r offset hex (Red Blob Games)."""
+    r, c = h >> 5, h & 31
+    return c - (r - (r & 1)) // 2, r
+
+
+def axial_distance(a: int, b: int) -> int:
+    aq, ar = to_axial(a)
+    bq, br = to_axial(b)
+    return (abs(aq - bq) + abs(ar - br) + abs((aq + ar) - (bq + br))) // 2
+
+
+@dataclass(eq=False)
+class HexMap:
+    """A loaded map. ``kind``, ``nbrs``, ``border_cost`` and ``rim_cost`` are flat per-id lists."""
+
+    name: str
+    rows: int
+    cols: int
+    kind: list[int]
+    nbrs: list[tuple[int, ...]]
+    hexes: tuple[int, ...]
+    central: tuple[int, ...]
+    rim: tuple[int, ...]
+    printed_irrigation: tuple[int, ...]
+    border_cost: list[int]  # R5: 0 = not a border space, else 1 (touches lowland) or 2
+    rim_cost: list[int]  # R26: 1 lowland rim, 2 mountain rim, 0 otherwise
+    triangles: tuple[tuple[int, int, int], ...] = field(default=())
+    pairs: tuple[tuple[int, int], ...] = field(default=())
+
+    def on_map(self, h: int) -> bool:
+        return 0 <= h < SIZE and self.kind[h] != OFF
+
+    def is_central(self, h: int) -> bool:
+        return self.kind[h] in (CENTRAL, PRINTED_IRRIGATION)
+
+    def is_rim(self, h: int) -> bool:
+        return self.kind[h] in (LOWLAND, MOUNTAIN)
+
+    def edge_cost(self, h: int) -> int:
+        """Cost to enter onto / exit from h (R5, R26); 0 when h is neither border nor rim."""
+        return self.border_cost[h] or self.rim_cost[h]
+
+    def hex(self, text: str) -> int:
+        """Parse a hex name and check it is on this map."""
+        h = parse_hex(text)
+        if not self.on_map(h):
+            raise NotationError(f"hex {hex_name(h)} is not on the map '{self.name}' (R4)")
+        return h
+
+    def adjacent(self, a: int, b: int) -> bool:
+        return b in self.nbrs[a]
+
+
+def parse_map(text: str, name: str = "<map>") -> HexMap:
+    """Build a map from its text (notation.md). Refuses bad files naming line and column."""
+    kind = [OFF] * SIZE
+    row = -1
+    where: dict[int, tuple[int, int]] = {}
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip("\r\n")
+        if line.startswith("#"):
+            continue
+        row += 1
+        if row >= MAX_ROWS:
+            raise MapError(f"{name}: line {lineno}: more than {MAX_ROWS} rows")
+        for i, ch in enumerate(line):
+            if ch in " \t":
+                if ch == "\t":
+                    raise MapError(f"{name}: line {lineno}, column {i + 1}: tab character")
+                continue
+            if ch not in KIND_CHARS:
+                raise MapError(
+                    f"{name}: line {lineno}, column {i + 1}: unknown map character '{ch}'"
+                    " (expected . ~ L M)"
+                )
+            if i % 2 != row % 2:
+                raise MapError(
+                    f"{name}: line {lineno}, column {i + 1}: hex at the wrong offset"
+                    f" (row {chr(65 + row)} uses {'even' if row % 2 == 0 else 'odd'} positions)"
+                )
+            col = i // 2
+            if col >= MAX_COLS:
+                raise MapError(f"{name}: line {lineno}, column {i + 1}: more than {MAX_COLS} columns")
+            h = hex_id(row, col)
+            kind[h] = KIND_CHARS[ch]
+            where[h] = (lineno, i + 1)
+    hexes = tuple(h for h in range(SIZE) if kind[h] != OFF)
+    if not any(kind[h] in (CENTRAL, PRINTED_IRRIGATION) for h in hexes):
+        raise MapError(f"{name}: the map has no central space")
+    nbrs: list[tuple[int, ...]] = [()] * SIZE
+    for h in hexes:
+        on = []
+        for n in offset_neighbours(h):
+            if kind[n] != OFF:
+                on.append(n)
+            elif kind[h] in (CENTRAL, PRINTED_IRRIGATION):
+                lineno, colno = where[h]
+                raise MapError(
+                    f"{name}: line {lineno}, column {colno}: central space {hex_name(h)} has no"
+                    f" neighbour on the map at {hex_name(n) if n >= 0 else 'the edge'}"
+                    " (every hex next to a central space must be central or rim)"
+                )
+        # A central hex on the grid's own edge has fewer than six neighbours: refuse it too.
+        if kind[h] in (CENTRAL, PRINTED_IRRIGATION) and len(offset_neighbours(h)) < 6:
+            lineno, colno = where[h]
+            raise MapError(
+                f"{name}: line {lineno}, column {colno}: central space {hex_name(h)} lies on the"
+                " edge of the grid (it needs a rim around it)"
+            )
+        nbrs[h] = tuple(on)
+    border_cost = [0] * SIZE
+    rim_cost = [0] * SIZE
+    for h in hexes:
+        k = kind[h]
+        if k == LOWLAND:
+            rim_cost[h] = 1
+        elif k == MOUNTAIN:
+            rim_cost[h] = 2
+        else:
+            rim_kinds = {kind[n] for n in nbrs[h]} & {LOWLAND, MOUNTAIN}
+            if rim_kinds:
+                border_cost[h] = 1 if LOWLAND in rim_kinds else 2
+    m = HexMap(
+        name=name,
+        rows=row + 1,
+        cols=max((h & 31) for h in hexes) + 1,
+        kind=kind,
+        nbrs=nbrs,
+        hexes=hexes,
+        central=tuple(h for h in hexes if kind[h] == CENTRAL),
+        rim=tuple(h for h in hexes if kind[h] in (LOWLAND, MOUNTAIN)),
+        printed_irrigation=tuple(h for h in hexes if kind[h] == PRINTED_IRRIGATION),
+        border_cost=border_cost,
+        rim_cost=rim_cost,
+    )
+    _add_shapes(m)
+    return m
+
+
+def _add_shapes(m: HexMap) -> None:
+    """Every place a two- or three-space tile could lie: ≥ 1 central hex (R14), no printed
+    irrigation (R11)."""
+    placeable = {h for h in m.hexes if m.kind[h] != PRINTED_IRRIGATION}
+    pairs = set()
+    tris = set()
+    for h in placeable:
+        ns = [n for n in m.nbrs[h] if n in placeable]
+        for n in ns:
+            if m.is_central(h) or m.is_central(n):
+                pairs.add((min(h, n), max(h, n)))
+            for o in ns:
+                if o > n and o in m.nbrs[n]:
+                    t = tuple(sorted((h, n, o)))
+                    if any(m.is_central(x) for x in t):
+                        tris.add(t)
+    m.pairs = tuple(sorted(pairs))
+    m.triangles = tuple(sorted(tris))  # type: ignore[arg-type]
+
+
+@functools.lru_cache(maxsize=16)
+def _load_cached(spec: str) -> HexMap:
+    if spec in BUILTIN_MAPS:
+        text = resources.files("core").joinpath("maps", f"{spec}.txt").read_text(encoding="utf-8")
+        return parse_map(text, spec)
+    try:
+        with open(spec, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise MapError(f"map '{spec}': cannot read it ({e.strerror})") from None
+    except UnicodeDecodeError:
+        raise MapError(f"map '{spec}': not a text file") from None
+    return parse_map(text, spec)
+
+
+def load_map(spec: str = "java-centre", base_dir: str | None = None) -> HexMap:
+    """A built-in map by name, or a map file by path (relative paths also tried from base_dir)."""
+    if spec not in BUILTIN_MAPS and base_dir and not os.path.isabs(spec):
+        cand = os.path.join(base_dir, spec)
+        if os.path.exists(cand) and not os.path.exists(spec):
+            spec = cand
+    return _load_cached(spec)

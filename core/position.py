@@ -1,0 +1,346 @@
+"""Position files (notation.md): load, validate, save atomically.
+
+Validation refuses with one message naming the field: invalid JSON, missing or mistyped keys,
+unknown hexes, player indexes out of range, floating tiles, two pieces on one hex, material that
+does not add up. The board is rebuilt by replaying ``tiles`` in order, so levels, terrain and the
+tile on top of each hex always agree with the list.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections import Counter
+from typing import Any
+
+from core.actions import CARD_KINDS, RICE, TERRAIN_NAME, VILLAGE
+from core.errors import KratonError, NotationError, PositionError
+from core.hexmap import PRINTED_IRRIGATION, hex_name, load_map, parse_hex
+from core.legality import PALACE_VALUES, tile_shape_error
+from core.state import (
+    DEVELOPERS,
+    DOUBLES,
+    IRRIGATION_TILES,
+    PALACE_SUPPLY,
+    RICE_SINGLES,
+    TOKENS,
+    TRIPLES,
+    VILLAGE_SINGLES,
+    GameState,
+    Player,
+    Turn,
+)
+
+FORMAT = "java-position"
+_TERRAIN = {"rice": RICE, "village": VILLAGE}
+
+
+def _get(d: dict[str, Any], key: str, typ: type | tuple[type, ...], where: str) -> Any:
+    if key not in d:
+        raise PositionError(f"{where}{key}: missing required key")
+    v = d[key]
+    ok = isinstance(v, typ) and not (isinstance(v, bool) and typ in (int, (int,)))
+    if not ok:
+        want = {int: "an integer", str: "a string", bool: "true or false", list: "a list",
+                dict: "an object"}.get(typ if isinstance(typ, type) else typ[0], str(typ))
+        raise PositionError(f"{where}{key}: expected {want}, got {json.dumps(v)[:40]}")
+    return v
+
+
+def _nonneg(v: int, field: str) -> int:
+    if v < 0:
+        raise PositionError(f"{field}: must not be negative (got {v})")
+    return v
+
+
+def _hex(s: GameState, text: Any, field: str) -> int:
+    if not isinstance(text, str):
+        raise PositionError(f"{field}: expected a hex name, got {json.dumps(text)[:40]}")
+    try:
+        h = parse_hex(text)
+    except NotationError as e:
+        raise PositionError(f"{field}: {e}") from None
+    if not s.map.on_map(h):
+        raise PositionError(f"{field}: hex {text} is not on the map '{s.map.name}' (R4)")
+    return h
+
+
+def _card(text: Any, field: str) -> str:
+    if not isinstance(text, str) or text not in CARD_KINDS:
+        raise PositionError(f"{field}: {json.dumps(text)[:20]} is not a card kind ({', '.join(CARD_KINDS)})")
+    return text
+
+
+def position_from_dict(d: Any, base_dir: str | None = None) -> GameState:
+    """Build and validate a state from parsed JSON."""
+    if not isinstance(d, dict):
+        raise PositionError("the file must hold a JSON object")
+    fmt = d.get("format", FORMAT)
+    if fmt not in (FORMAT, "java-game"):
+        raise PositionError(f"format: expected '{FORMAT}', got {json.dumps(fmt)[:40]}")
+    map_spec = _get(d, "map", str, "")
+    try:
+        hexmap = load_map(map_spec, base_dir)
+    except KratonError as e:
+        raise PositionError(f"map: {e}") from None
+    plist = _get(d, "players", list, "")
+    if not 2 <= len(plist) <= 4:
+        raise PositionError(f"players: Java is for 2 to 4 players (R1), got {len(plist)}")
+    players = []
+    for i, pd in enumerate(plist):
+        w = f"players[{i}]."
+        if not isinstance(pd, dict):
+            raise PositionError(f"players[{i}]: expected an object")
+        p = Player(_get(pd, "name", str, w))
+        p.score = _nonneg(_get(pd, "score", int, w), w + "score")
+        p.tokens = _get(pd, "tokens", int, w)
+        if not 0 <= p.tokens <= TOKENS:
+            raise PositionError(f"{w}tokens: must be 0..{TOKENS} (R7), got {p.tokens}")
+        p.doubles = _nonneg(_get(pd, "doubles", int, w), w + "doubles")
+        p.rice = _nonneg(_get(pd, "rice", int, w), w + "rice")
+        p.villages = _nonneg(_get(pd, "villages", int, w), w + "villages")
+        p.developers_off = _nonneg(_get(pd, "developers_off", int, w), w + "developers_off")
+        p.hand = [_card(c, f"{w}hand[{j}]") for j, c in enumerate(_get(pd, "hand", list, w))]
+        p.final_counted = _get(pd, "final_counted", bool, w)
+        players.append(p)
+    s = GameState(hexmap, players)
+    n = len(players)
+    s.to_move = _get(d, "to_move", int, "")
+    if not 0 <= s.to_move < n:
+        raise PositionError(f"to_move: player index {s.to_move} out of range 0..{n - 1}")
+    td = _get(d, "turn", dict, "")
+    s.turn = Turn(
+        ap=_nonneg(_get(td, "ap", int, "turn."), "turn.ap"),
+        token_used=_get(td, "token_used", bool, "turn."),
+        tile_placed=_get(td, "tile_placed", bool, "turn."),
+        cards_drawn=_get(td, "cards_drawn", int, "turn."),
+        palaces_changed=[_hex(s, h, f"turn.palaces_changed[{j}]")
+                         for j, h in enumerate(_get(td, "palaces_changed", list, "turn."))],
+    )
+    if s.turn.ap > 7:
+        raise PositionError(f"turn.ap: at most 7 AP in a turn (R7), got {s.turn.ap}")
+    if not 0 <= s.turn.cards_drawn <= 2:
+        raise PositionError(f"turn.cards_drawn: must be 0..2 (R36), got {s.turn.cards_drawn}")
+    lr = d.get("last_round")
+    if lr is not None:
+        if not isinstance(lr, dict):
+            raise PositionError("last_round: expected null or an object")
+        rem = _get(lr, "remaining", list, "last_round.")
+        for j, r in enumerate(rem):
+            if not isinstance(r, int) or isinstance(r, bool) or not 0 <= r < n:
+                raise PositionError(f"last_round.remaining[{j}]: player index {r} out of range 0..{n - 1}")
+        s.last_round = list(rem)
+    sd = _get(d, "supply", dict, "")
+    s.triples = _nonneg(_get(sd, "triples", int, "supply."), "supply.triples")
+    s.irrigation_supply = _nonneg(_get(sd, "irrigation", int, "supply."), "supply.irrigation")
+    pal = _get(sd, "palaces", dict, "supply.")
+    for v in PALACE_VALUES:
+        c = _get(pal, str(v), int, "supply.palaces.")
+        if not 0 <= c <= PALACE_SUPPLY[v]:
+            raise PositionError(f"supply.palaces.{v}: must be 0..{PALACE_SUPPLY[v]} (R1), got {c}")
+        s.palace_supply[v] = c
+    cd = _get(d, "cards", dict, "")
+    fu = cd.get("face_up")
+    s.face_up = None if fu is None else _card(fu, "cards.face_up")
+    s.deck = [_card(c, f"cards.deck[{j}]") for j, c in enumerate(_get(cd, "deck", list, "cards."))]
+    s.discard = [_card(c, f"cards.discard[{j}]") for j, c in enumerate(_get(cd, "discard", list, "cards."))]
+    _load_board(s, d)
+    s.seed = d.get("seed", 0) if isinstance(d.get("seed", 0), int) else 0
+    s.reshuffles = d.get("reshuffles", 0) if isinstance(d.get("reshuffles", 0), int) else 0
+    if d.get("festival") is not None:
+        from core import festival
+
+        s.festival = festival.from_json(s, d["festival"])
+    _check_material(s)
+    return s
+
+
+def _load_board(s: GameState, d: dict[str, Any]) -> None:
+    m = s.map
+    for i, td in enumerate(_get(d, "tiles", list, "")):
+        w = f"tiles[{i}]"
+        if not isinstance(td, dict) or not isinstance(td.get("hexes"), dict):
+            raise PositionError(f"{w}.hexes: missing required key (an object hex -> terrain)")
+        cells = []
+        for name, ter in td["hexes"].items():
+            h = _hex(s, name, f"{w}.hexes")
+            if ter not in _TERRAIN:
+                raise PositionError(f"{w}.hexes.{name}: terrain must be 'rice' or 'village', got {json.dumps(ter)[:20]}")
+            cells.append((h, _TERRAIN[ter]))
+        cells_t = tuple(sorted(cells, key=lambda c: (-c[1], c[0])))
+        why = tile_shape_error(s, cells_t)
+        if why:
+            raise PositionError(f"{w}: {why} (R10)")
+        if not any(m.is_central(h) for h, _ in cells_t) or (len(cells_t) == 1 and not m.is_central(cells_t[0][0])):
+            raise PositionError(f"{w}: a tile needs a hex in Java-Centre; one-space tiles never overhang (R14)")
+        levels = {s.level[h] for h, _ in cells_t}
+        if len(levels) > 1:
+            raise PositionError(f"{w}: floating tile, its hexes lie at levels {sorted(levels)} (R12)")
+        for h, t in cells_t:
+            if m.kind[h] == PRINTED_IRRIGATION:
+                raise PositionError(f"{w}: covers the printed irrigation space {hex_name(h)} (R11)")
+            s.level[h] += 1
+            s.terrain[h] = t
+            s.top[h] = len(s.tiles)
+        s.tiles.append(cells_t)
+    for j, name in enumerate(_get(d, "irrigation", list, "")):
+        h = _hex(s, name, f"irrigation[{j}]")
+        if not m.is_central(h) or m.kind[h] == PRINTED_IRRIGATION or m.border_cost[h]:
+            raise PositionError(f"irrigation[{j}]: {name} is not a central, non-border, unprinted space (R37)")
+        if s.level[h] or s.irrigated[h]:
+            raise PositionError(f"irrigation[{j}]: two pieces on {name} (a tile or irrigation is already there)")
+        s.irrigated[h] = True
+        s.placed_irrigation.append(h)
+    n = s.n_players
+    for name, owner in _get(d, "developers", dict, "").items():
+        h = _hex(s, name, "developers")
+        if not isinstance(owner, int) or isinstance(owner, bool) or not 0 <= owner < n:
+            raise PositionError(f"developers.{name}: player index {json.dumps(owner)[:20]} out of range 0..{n - 1}")
+        if s.level[h] == 0:
+            raise PositionError(f"developers.{name}: a developer stands only on land (R26)")
+        s.dev[h] = owner
+    for name, pd in _get(d, "palaces", dict, "").items():
+        h = _hex(s, name, "palaces")
+        w = f"palaces.{name}."
+        if not isinstance(pd, dict):
+            raise PositionError(f"palaces.{name}: expected an object with value and festival_held")
+        v = _get(pd, "value", int, w)
+        if v not in PALACE_VALUES:
+            raise PositionError(f"{w}value: must be 2, 4, 6, 8 or 10 (R28), got {v}")
+        if s.terrain[h] != VILLAGE:
+            raise PositionError(f"palaces.{name}: a palace stands on a village hex (R28)")
+        if s.dev[h] >= 0:
+            raise PositionError(f"palaces.{name}: two pieces on one hex (a developer is there too)")
+        s.palace[h] = v
+        s.fest[h] = _get(pd, "festival_held", bool, w)
+    for h in s.turn.palaces_changed:
+        if not s.palace[h]:
+            raise PositionError(f"turn.palaces_changed: no palace on {hex_name(h)}")
+    g = s.groups()
+    for gi, members in enumerate(g.members):
+        ps = [h for h in members if s.palace[h]]
+        if len(ps) > 1:
+            raise PositionError(
+                f"palaces: {', '.join(hex_name(h) for h in ps)} lie in one village group (R15)"
+            )
+
+
+def _check_material(s: GameState) -> None:
+    n = s.n_players
+    sizes = Counter(len(t) if len(t) > 1 else ("v" if t[0][1] == VILLAGE else "r") for t in s.tiles)
+    checks = [
+        ("supply.triples", sizes[3] + s.triples, TRIPLES),
+        ("players[*].doubles", sizes[2] + sum(p.doubles for p in s.players), DOUBLES * n),
+        ("players[*].rice", sizes["r"] + sum(p.rice for p in s.players), RICE_SINGLES * n),
+        ("players[*].villages", sizes["v"] + sum(p.villages for p in s.players), VILLAGE_SINGLES * n),
+        ("supply.irrigation", len(s.placed_irrigation) + s.irrigation_supply, IRRIGATION_TILES),
+    ]
+    for field, have, want in checks:
+        if have != want:
+            raise PositionError(f"{field}: material does not add up: board and supply hold {have}, the game has {want} (R1)")
+    for i in range(n):
+        on = sum(1 for h in s.map.hexes if s.dev[h] == i)
+        if on + s.players[i].developers_off != DEVELOPERS:
+            raise PositionError(
+                f"players[{i}].developers_off: {on} on the board + {s.players[i].developers_off} off"
+                f" is not {DEVELOPERS} (R1)"
+            )
+    for v in PALACE_VALUES:
+        on = sum(1 for h in s.map.hexes if s.palace[h] == v)
+        if PALACE_SUPPLY[v] - s.palace_supply[v] < on:
+            raise PositionError(f"supply.palaces.{v}: {on} palaces of value {v} on the board but only"
+                                f" {PALACE_SUPPLY[v] - s.palace_supply[v]} pieces out of the supply (R1)")
+    cards = Counter(s.deck) + Counter(s.discard) + Counter(c for p in s.players for c in p.hand)
+    if s.face_up:
+        cards[s.face_up] += 1
+    if s.festival is not None:
+        cards += Counter(s.festival.cards_in_play())
+    want = Counter({k: 5 for k in CARD_KINDS})
+    if cards != want:
+        diff = ", ".join(f"{k}: {cards[k]}" for k in CARD_KINDS if cards[k] != 5)
+        raise PositionError(f"cards: hands, face_up, deck and discard must hold 5 of each kind (R2); {diff}")
+
+
+def position_to_dict(s: GameState) -> dict[str, Any]:
+    """The position as notation.md's JSON (full information), keys in the documented order."""
+    d: dict[str, Any] = {
+        "format": FORMAT,
+        "version": 1,
+        "map": s.map.name,
+        "to_move": s.to_move,
+        "players": [
+            {"name": p.name, "score": p.score, "tokens": p.tokens, "doubles": p.doubles,
+             "rice": p.rice, "villages": p.villages, "developers_off": p.developers_off,
+             "hand": list(p.hand), "final_counted": p.final_counted}
+            for p in s.players
+        ],
+        "turn": {"ap": s.turn.ap, "token_used": s.turn.token_used, "tile_placed": s.turn.tile_placed,
+                 "cards_drawn": s.turn.cards_drawn,
+                 "palaces_changed": [hex_name(h) for h in s.turn.palaces_changed]},
+        "last_round": None if s.last_round is None else {"remaining": list(s.last_round)},
+        "supply": {"triples": s.triples, "irrigation": s.irrigation_supply,
+                   "palaces": {str(v): s.palace_supply[v] for v in PALACE_VALUES}},
+        "cards": {"face_up": s.face_up, "deck": list(s.deck), "discard": list(s.discard)},
+        "tiles": [{"hexes": {hex_name(h): TERRAIN_NAME[t] for h, t in cells}} for cells in s.tiles],
+        "developers": {hex_name(h): s.dev[h] for h in s.map.hexes if s.dev[h] >= 0},
+        "palaces": {hex_name(h): {"value": s.palace[h], "festival_held": s.fest[h]}
+                    for h in s.map.hexes if s.palace[h]},
+        "irrigation": [hex_name(h) for h in s.placed_irrigation],
+        "seed": s.seed,
+        "reshuffles": s.reshuffles,
+    }
+    if s.festival is not None:
+        d["festival"] = s.festival.to_json()
+    return d
+
+
+def read_json(path: str) -> Any:
+    """Parse a JSON file; errors name the file and, for bad JSON, the line and column."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        raise PositionError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise PositionError(f"{path}: is a directory, not a file") from None
+    except OSError as e:
+        raise PositionError(f"{path}: cannot read it ({e.strerror})") from None
+    except UnicodeDecodeError:
+        raise PositionError(f"{path}: not a text file") from None
+    except json.JSONDecodeError as e:
+        raise PositionError(f"{path}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+
+
+def load_position(path: str) -> GameState:
+    try:
+        return position_from_dict(read_json(path), os.path.dirname(os.path.abspath(path)))
+    except PositionError as e:
+        msg = str(e)
+        raise PositionError(msg if msg.startswith(path) else f"{path}: {msg}") from None
+
+
+def write_json_atomic(path: str, data: Any) -> None:
+    """Write to a temporary file in the same folder, then rename: never a half-written file."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".kraton-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=2)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def save_position(s: GameState, path: str, extra: dict[str, Any] | None = None) -> None:
+    d = position_to_dict(s)
+    if extra:
+        d.update(extra)
+    write_json_atomic(path, d)

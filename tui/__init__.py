@@ -1,0 +1,1 @@
+"""The program's faces: the ``kraton`` command line and the Textual app."""

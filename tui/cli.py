@@ -1,0 +1,61 @@
+"""The ``kraton`` command. Subcommands live in ``tui/commands/*.py``, each with ``register``.
+
+Every error is one line on stderr and exit status 2, never a traceback (notation.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from core.errors import KratonError
+
+EXIT_ERROR = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2
+        self.exit(EXIT_ERROR, f"kraton: {message} (see 'kraton --help')\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="kraton",
+        description="Java (Kramer & Kiesling) in the terminal: play, study, solve. "
+        "Without a command, opens the app on a new game.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    import tui.commands as pkg
+
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+        mod = importlib.import_module(f"tui.commands.{info.name}")
+        mod.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not args_list:
+        args_list = ["play"]
+    args = parser.parse_args(args_list)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_ERROR
+    try:
+        return int(args.func(args) or 0)
+    except KratonError as e:
+        print(f"kraton: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except OSError as e:
+        print(f"kraton: {e.filename or ''}: {e.strerror}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""Position subcommands: new, validate, show, apply (notation.md's contract)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from core.actions import parse_actions
+from core.drawing import board_text
+from core.errors import IllegalAction, KratonError
+from core.position import load_position, position_to_dict, save_position
+from core.state import GameState
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("new", help="write a fresh start position (R3)")
+    p.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    p.add_argument("--seed", type=int, default=None, help="seed for the deck and the first player")
+    p.add_argument("--names", help="comma-separated player names")
+    p.add_argument("--map", default="java-centre", help="built-in map name or map file")
+    p.add_argument("-o", "--output", help="write here (atomically) instead of printing")
+    p.set_defaults(func=cmd_new)
+
+    p = sub.add_parser("validate", help="check a position file; print a one-line summary")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("show", help="print the board as text with a legend")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("apply", help="apply actions ('a; b; c') and print or write the result")
+    p.add_argument("file")
+    p.add_argument("actions")
+    p.add_argument("-o", "--output", help="write the resulting position here (atomically)")
+    p.set_defaults(func=cmd_apply)
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    import random
+
+    seed = args.seed if args.seed is not None else random.randrange(1 << 31)
+    names = [n.strip() for n in args.names.split(",")] if args.names else None
+    if names is not None and len(names) != args.players:
+        raise KratonError(f"--names gives {len(names)} names for {args.players} players")
+    s = GameState.new(args.players, seed=seed, names=names, map_spec=args.map)
+    if args.output:
+        save_position(s, args.output)
+        print(f"{args.output}: new {args.players}-player game, seed {seed}, {s.players[s.to_move].name} to move")
+    else:
+        print(json.dumps(position_to_dict(s), indent=2))
+    return 0
+
+
+def summary(s: GameState) -> str:
+    scores = ", ".join(f"{p.name} {p.score}" for p in s.players)
+    who = s.players[s.current_player()].name
+    state = "game over" if s.is_terminal() else f"{who} to act, {s.turn.ap} AP"
+    return (f"{s.n_players} players on {s.map.name}; {len(s.tiles)} tiles placed, {s.triples} three-space"
+            f" tiles left; {state}; scores: {scores}")
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    s = load_position(args.file)
+    print(f"{args.file}: valid. {summary(s)}")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    s = load_position(args.file)
+    print(board_text(s))
+    print(summary(s))
+    return 0
+
+
+def cmd_apply(args: argparse.Namespace) -> int:
+    s = load_position(args.file)
+    actions = parse_actions(args.actions)
+    for i, a in enumerate(actions, start=1):
+        try:
+            s.push(a)
+        except IllegalAction as e:
+            raise KratonError(f"action {i} of {len(actions)}: {e}") from None
+    if args.output:
+        save_position(s, args.output)
+        print(f"{args.output}: {len(actions)} action(s) applied. {summary(s)}", file=sys.stderr)
+    else:
+        print(json.dumps(position_to_dict(s), indent=2))
+    return 0
