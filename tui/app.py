@@ -1,0 +1,119 @@
+"""The Textual app. ``create_app`` builds it for the CLI (``kraton play|browse|puzzle``) and for
+the tests alike, so both run exactly the same code."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from textual.app import App, SystemCommand
+from textual.screen import Screen
+
+from tui.saves import Game, load_game, saves_dir
+
+
+class KratonApp(App[None]):
+    CSS_PATH = "kraton.tcss"
+    TITLE = "kraton"
+    SUB_TITLE = "Java by Kramer & Kiesling"
+
+    def __init__(self, mode: str = "play", path: str | None = None, *, step_delay: float = 0.4,
+                 players: int = 3, seed: int | None = None, game: Game | None = None) -> None:
+        super().__init__()
+        self.mode_name = mode
+        self.path = path
+        self.step_delay = step_delay
+        self.players = players
+        self.seed = seed
+        self.initial_game = game
+
+    def on_mount(self) -> None:
+        if self.initial_game is not None:
+            self.open_game(self.initial_game)
+        elif self.mode_name == "browse":
+            self.action_browse(self.path)
+        elif self.mode_name == "puzzle":
+            self.open_puzzle(self.path)
+        elif self.path:
+            self.open_path(self.path)
+        else:
+            self.action_new_game()
+
+    # ------------------------------------------------------------------ navigation
+    def action_new_game(self) -> None:
+        from tui.screens.newgame import NewGameScreen
+
+        def started(game: Game | None) -> None:
+            if game is not None:
+                self.open_game(game)
+
+        self.push_screen(NewGameScreen(self.players, self.seed), started)
+
+    def action_browse(self, folder: str | None = None) -> None:
+        from tui.screens.browse import BrowseScreen
+
+        self.push_screen(BrowseScreen(Path(folder) if folder else saves_dir()))
+
+    def open_game(self, game: Game) -> None:
+        from tui.screens.game import GameScreen
+        from tui.screens.puzzle import PuzzleScreen
+
+        screen: Screen[None]
+        if game.puzzle is not None:
+            screen = PuzzleScreen(game)
+        else:
+            screen = GameScreen(game, self.step_delay)
+        self.push_screen(screen)
+
+    def open_path(self, path: str) -> None:
+        try:
+            game = load_game(path)
+        except Exception as e:  # noqa: BLE001 - any bad file: say so, keep running
+            self.notify(str(e), severity="error", timeout=10)
+            self.action_new_game()
+            return
+        self.open_game(game)
+
+    def open_puzzle(self, path: str | None) -> None:
+        if path is None:
+            folder = puzzle_dir()
+            files = sorted(folder.glob("*.json")) + sorted(folder.glob("*/*.json"))
+            if not files:
+                self.notify(f"no puzzle files in {folder}", severity="error", timeout=10)
+                self.action_browse(str(folder))
+                return
+            self.action_browse(str(folder))
+            return
+        self.open_path(path)
+
+    # ------------------------------------------------------------------ command palette
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("New game", "Start a new game of Java", self.action_new_game)
+        yield SystemCommand("Browse saves", "Saved games, positions and puzzles",
+                            self.action_browse)
+        yield SystemCommand("Puzzles", "Browse the puzzle collection",
+                            lambda: self.action_browse(str(puzzle_dir())))
+        for key, title, help_text in (
+            ("tile", "Place a tile", "Tile mode: t size, r rotate, v village, Enter places"),
+            ("enter_mode", "Enter a developer", "Show the hexes where a developer may enter"),
+            ("move_mode", "Move a developer", "Move the developer under the cursor"),
+            ("palace", "Build a palace", "Build or enlarge the palace under the cursor"),
+            ("undo", "Undo", "Undo the last action of this turn"),
+            ("end_turn", "End turn", "End the turn (R8: a tile must be placed)"),
+            ("save", "Save", "Save the game or the position"),
+            ("study", "Study position", "Rankings, final count and the best turn"),
+            ("help", "Help", "Every key of the game screen"),
+        ):
+            if hasattr(screen, f"action_{key}"):
+                yield SystemCommand(title, help_text, getattr(screen, f"action_{key}"))
+
+
+def puzzle_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "puzzles"
+
+
+def create_app(mode: str = "play", path: str | None = None, *, step_delay: float = 0.4,
+               players: int = 3, seed: int | None = None, game: Game | None = None) -> KratonApp:
+    """The app for ``kraton play [FILE]``, ``kraton browse [DIR]``, ``kraton puzzle [FILE]``."""
+    return KratonApp(mode, path, step_delay=step_delay, players=players, seed=seed, game=game)

@@ -1,0 +1,214 @@
+"""The board as one Line-API widget: ``core.drawing`` lines rendered row by row, scrollable.
+
+``core.drawing.draw_board`` gives styled text (2 lines per hex row, 4 characters per hex); each
+style name maps to a component class (``board--rice-3``), so the theme colours it while the text
+still reads without colour (terrain letter + level digit). On top come overlays the screens set:
+the cursor, highlighted targets with their AP cost, and a tile preview. A cursor move refreshes
+only the lines of the two hexes concerned (``refresh_lines``), never the whole widget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from core.drawing import CELL, LEFT, draw_board, hex_at
+from core.hexmap import MAX_COLS, OFF, hex_col, hex_id, hex_row
+from core.state import GameState
+
+STYLE_NAMES = (
+    [f"rice-{i}" for i in range(1, 7)]
+    + [f"village-{i}" for i in range(1, 7)]
+    + [f"player-{i}" for i in range(4)]
+    + ["bare", "irrigation", "lowland", "mountain", "palace", "label", "blank"]
+    + ["cursor", "target", "preview-ok", "preview-bad", "selected"]
+)
+
+# Axial directions in cyclic order (E, NE, NW, W, SW, SE): consecutive ones are adjacent to
+# each other, so a hex and two consecutive neighbours form a three-space tile shape (R10).
+AXIAL_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+def neighbour(h: int, d: int) -> int:
+    """The neighbour of hex ``h`` in direction ``d`` (0..5, cyclic), or -1 off the grid."""
+    r, c = hex_row(h), hex_col(h)
+    q = c - (r - (r & 1)) // 2
+    dq, dr = AXIAL_DIRS[d % 6]
+    q2, r2 = q + dq, r + dr
+    if r2 < 0 or r2 >= 26:
+        return -1
+    c2 = q2 + (r2 - (r2 & 1)) // 2
+    if not 0 <= c2 < MAX_COLS:
+        return -1
+    return hex_id(r2, c2)
+
+
+def hex_origin(h: int) -> tuple[int, int]:
+    """(x, line) of the first character of hex ``h`` in the drawing (line 0 is the header)."""
+    r, c = hex_row(h), hex_col(h)
+    return LEFT + (CELL // 2 if r % 2 else 0) + c * CELL, 1 + 2 * r
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """What a screen paints over one hex: a style and optionally the text of its lines."""
+
+    style: str
+    top: str | None = None
+    bottom: str | None = None
+
+
+class BoardView(ScrollView, can_focus=True):
+    """Java's board. Screens set ``state``, ``overlays`` and move ``cursor``."""
+
+    COMPONENT_CLASSES = {f"board--{n}" for n in STYLE_NAMES}
+
+    DEFAULT_CSS = """
+    BoardView { background: $surface; }
+    """
+
+    class HexClicked(Message):
+        """A hex was clicked (``button`` 1 = left, 3 = right)."""
+
+        def __init__(self, hex: int, button: int) -> None:
+            self.hex = hex
+            self.button = button
+            super().__init__()
+
+    class CursorMoved(Message):
+        def __init__(self, hex: int) -> None:
+            self.hex = hex
+            super().__init__()
+
+    def __init__(self, state: GameState, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.state = state
+        self.overlays: dict[int, Overlay] = {}
+        self.cursor = self._first_hex(state)
+        self.show_cursor = True
+        self._lines: list[list[tuple[str, str]]] = []
+        self._cells: list[list[tuple[str, str]]] = []  # per line: (char, style) per column
+        self._rebuild()
+
+    @staticmethod
+    def _first_hex(s: GameState) -> int:
+        central = s.map.central
+        return central[len(central) // 2] if central else s.map.hexes[0]
+
+    # ------------------------------------------------------------------ data
+    def set_state(self, state: GameState, overlays: Mapping[int, Overlay] | None = None) -> None:
+        """Show another state (or the same one after a change) and repaint."""
+        self.state = state
+        if not state.map.on_map(self.cursor):
+            self.cursor = self._first_hex(state)
+        self.set_overlays(overlays or {})
+
+    def set_overlays(self, overlays: Mapping[int, Overlay]) -> None:
+        self.overlays = dict(overlays)
+        self._rebuild()
+        self.refresh()
+
+    def _rebuild(self) -> None:
+        lines = draw_board(self.state)
+        cells: list[list[tuple[str, str]]] = []
+        for segs in lines:
+            row: list[tuple[str, str]] = []
+            for text, style in segs:
+                row.extend((ch, style) for ch in text)
+            cells.append(row)
+        for h, ov in self.overlays.items():
+            x, y = hex_origin(h)
+            for part, text in ((0, ov.top), (1, ov.bottom)):
+                line = cells[y + part]
+                base = [line[x + i][0] for i in range(3)] if text is None else list(f"{text:<3}"[:3])
+                for i in range(3):
+                    line[x + i] = (base[i], ov.style)
+        self._cells = cells
+        width = max(len(r) for r in cells)
+        self.virtual_size = Size(width, len(cells))
+
+    # ------------------------------------------------------------------ rendering
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"board--{name}", default=Style())
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        index = y + scroll_y
+        width = self.size.width
+        if index >= len(self._cells):
+            return Strip.blank(width, self.rich_style)
+        row = self._cells[index]
+        cx, cy = hex_origin(self.cursor)
+        cursor_here = self.show_cursor and index in (cy, cy + 1)
+        segments: list[Segment] = []
+        run_text = ""
+        run_style: Style | None = None
+        for x, (ch, name) in enumerate(row):
+            style = self._style(name)
+            if cursor_here and cx <= x < cx + 3:
+                style = style + self._style("cursor")
+            if style is run_style:
+                run_text += ch
+                continue
+            if run_text:
+                segments.append(Segment(run_text, run_style))
+            run_text, run_style = ch, style
+        if run_text:
+            segments.append(Segment(run_text, run_style))
+        strip = Strip(segments, len(row))
+        return strip.crop(scroll_x, scroll_x + width).extend_cell_length(width, self.rich_style)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self.refresh()
+
+    # ------------------------------------------------------------------ cursor
+    def move_cursor_to(self, h: int) -> None:
+        if h < 0 or not self.state.map.on_map(h) or h == self.cursor:
+            return
+        old = self.cursor
+        self.cursor = h
+        for hx in (old, h):
+            _, y = hex_origin(hx)
+            self.refresh_lines(y, 2)
+        x, y = hex_origin(h)
+        self.scroll_to_region(Region(x - 1, y - 1, CELL + 2, 4), animate=False, immediate=True)
+        self.post_message(self.CursorMoved(h))
+
+    def step_cursor(self, dr: int, dc: int) -> None:
+        """Move by rows / columns, skipping gaps in the map (arrows, hjkl)."""
+        r, c = hex_row(self.cursor), hex_col(self.cursor)
+        m = self.state.map
+        for _ in range(MAX_COLS):
+            r, c = r + dr, c + dc
+            if not (0 <= r < m.rows and 0 <= c < MAX_COLS):
+                return
+            h = hex_id(r, c)
+            if m.kind[h] != OFF:
+                self.move_cursor_to(h)
+                return
+            if dr:  # vertical moves look sideways for the nearest hex on that row
+                for off in (1, -1, 2, -2):
+                    h2 = hex_id(r, c + off) if 0 <= c + off < MAX_COLS else -1
+                    if h2 >= 0 and m.kind[h2] != OFF:
+                        self.move_cursor_to(h2)
+                        return
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        sx, sy = self.scroll_offset
+        h = hex_at(self.state, offset.y + sy, offset.x + sx)
+        if h >= 0:
+            self.move_cursor_to(h)
+            self.post_message(self.HexClicked(h, event.button))

@@ -1,0 +1,154 @@
+"""Browse saved positions, games and puzzles: a list, a live board preview and a summary.
+
+A file that cannot be read shows its one-line error in place of the preview; nothing a file
+holds can crash the app.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.markup import escape
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from core.errors import KratonError
+from core.position import read_json
+from core.state import GameState
+from tui.board import BoardView
+from tui.saves import Game, kind_of, load_game
+
+
+def list_files(folder: Path) -> list[Path]:
+    """JSON files in ``folder`` and its sub-folders (two levels), newest first."""
+    if not folder.is_dir():
+        return []
+    files = [p for p in folder.glob("*.json")] + [p for p in folder.glob("*/*.json")]
+    return sorted(files, key=lambda p: (-p.stat().st_mtime, str(p)))
+
+
+def summary(game: Game) -> str:
+    s = game.state
+    scores = ", ".join(f"{p.name} {p.score}" for p in s.players)
+    who = s.players[s.current_player()].name
+    state = "game over" if s.is_terminal() else f"{who} to act, {s.turn.ap} AP"
+    kinds = ", ".join(f"{p.name}: {c or 'human'}" for p, c in zip(s.players, game.computer))
+    text = (f"{s.n_players} players on {s.map.name}; {len(s.tiles)} tiles placed,"
+            f" {s.triples} three-space tiles left\n{state}\nscores: {scores}\n{kinds}")
+    if game.puzzle:
+        text += f"\npuzzle {game.puzzle.get('id', '?')}: best {game.puzzle.get('best', '?')} points"
+    if s.history:
+        text += f"\n{len(s.history)} moves recorded"
+    return text
+
+
+class BrowseScreen(Screen[None]):
+    BINDINGS = [
+        Binding("enter", "open", "Open", show=True),
+        Binding("a", "study", "Study"),
+        Binding("n", "new_game", "New game"),
+        Binding("escape,q", "close", "Back / quit"),
+    ]
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.folder = folder
+        self.files = list_files(folder)
+        self.loaded: dict[Path, Game | str] = {}
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="browse"):
+            with Vertical(id="browse-list"):
+                yield Label(f"{escape(str(self.folder))}", id="browse-folder")
+                yield OptionList(*[Option(self.label(p), id=str(i)) for i, p in enumerate(self.files)],
+                                 id="files")
+            with Vertical(id="browse-preview"):
+                yield BoardView(GameState.new(2, seed=0), id="preview-board")
+                yield Static("", id="preview-text")
+        yield Footer()
+
+    def label(self, p: Path) -> str:
+        try:
+            kind = kind_of(read_json(str(p)))
+        except KratonError:
+            kind = "broken"
+        rel = p.relative_to(self.folder) if p.is_relative_to(self.folder) else p
+        return f"{kind:<8} {escape(str(rel))}"
+
+    def on_mount(self) -> None:
+        board = self.query_one(BoardView)
+        board.show_cursor = False
+        opts = self.query_one(OptionList)
+        opts.focus()
+        if self.files:
+            opts.highlighted = 0
+        else:
+            board.display = False
+            self.query_one("#preview-text", Static).update(
+                f"no position files (*.json) in {escape(str(self.folder))}\n"
+                "n starts a new game; s in a game saves one here")
+
+    def load(self, p: Path) -> Game | str:
+        if p not in self.loaded:
+            try:
+                self.loaded[p] = load_game(p)
+            except (KratonError, OSError) as e:
+                self.loaded[p] = str(e)
+        return self.loaded[p]
+
+    def current(self) -> Path | None:
+        i = self.query_one(OptionList).highlighted
+        return self.files[i] if i is not None and 0 <= i < len(self.files) else None
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.preview()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_open()
+
+    def preview(self) -> None:
+        p = self.current()
+        if p is None:
+            return
+        g = self.load(p)
+        board = self.query_one(BoardView)
+        text = self.query_one("#preview-text", Static)
+        if isinstance(g, str):
+            board.display = False
+            text.update(f"[b]cannot open this file[/b]\n{escape(g)}")
+            return
+        board.display = True
+        board.set_state(g.state)
+        text.update(escape(summary(g)))
+
+    def action_open(self) -> None:
+        p = self.current()
+        if p is None:
+            return
+        g = self.load(p)
+        if isinstance(g, str):
+            self.notify(g, severity="error")
+            return
+        self.loaded.pop(p, None)  # a game changes once played: reload next time
+        self.app.open_game(g)  # type: ignore[attr-defined]
+
+    def action_study(self) -> None:
+        p = self.current()
+        g = self.load(p) if p is not None else None
+        if isinstance(g, Game):
+            from tui.screens.study import StudyScreen
+
+            self.app.push_screen(StudyScreen(g.state.copy()))
+
+    def action_new_game(self) -> None:
+        self.app.action_new_game()  # type: ignore[attr-defined]
+
+    def action_close(self) -> None:
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+        else:
+            self.app.exit()

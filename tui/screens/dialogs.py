@@ -1,0 +1,148 @@
+"""Small modal screens: a choice among options, the help, save-as, a message."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+
+class ChoiceDialog(ModalScreen[Any]):
+    """Pick one of several options (palace values, festival bids); Esc cancels (None)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, options: Sequence[tuple[str, Any]], note: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.options = list(options)
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            if self.note:
+                yield Static(self.note, classes="dialog-note")
+            yield OptionList(*[Option(label, id=str(i)) for i, (label, _) in enumerate(self.options)],
+                             id="choices")
+            yield Label("Enter chooses, Esc cancels", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.options[int(event.option.id or 0)][1])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class MessageScreen(ModalScreen[None]):
+    """A message to read and close (end of game, puzzle verdicts)."""
+
+    BINDINGS = [Binding("escape,enter,q", "close", "Close")]
+
+    def __init__(self, title: str, body: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(self.body, id="message-body")
+            yield Button("Close", id="close", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class SaveDialog(ModalScreen[tuple[str, str] | None]):
+    """Ask where to save and what: the game record (default) or the bare position."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Save", classes="dialog-title")
+            yield Input(self.path, id="save-path")
+            with Horizontal(classes="buttons"):
+                yield Button("Save game (Enter)", id="game", variant="primary")
+                yield Button("Save position", id="position")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(("game", event.value))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "cancel":
+            self.dismiss(None)
+            return
+        self.dismiss((event.button.id or "game", self.query_one(Input).value))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+HELP = """\
+[b]Moving around[/b]
+  arrows or h j k l   move the cursor (odd rows sit half a hex right)
+  mouse click         put the cursor on a hex; click it again to confirm
+  Enter               confirm (place the tile, enter/move the developer);
+                      on your own developer: pick it up to move it
+  Esc                 cancel what is being done
+
+[b]Your turn[/b] (6 action points, R7)
+  t          place a land tile; t again cycles its size 3 -> 2 -> 1
+  r / R      rotate the tile (right click rotates too)
+  v          choose which hex of the tile is the village (single: rice/village)
+  e          enter a developer: legal hexes show their AP cost (R26)
+  m          move the developer under the cursor: targets show AP costs (R27)
+  x          take the developer under the cursor off the board (R27)
+  p          build or enlarge the palace on the cursor's village (R28, R29)
+  i          place an irrigation tile on the cursor (R37)
+  c / d      draw the face-up festival card / the deck's top card (R36)
+  o          spend an action token: one more AP (R7)
+  f          hold a festival in the city of the palace under the cursor (R30)
+  u          undo the last action of this turn
+  E          end the turn (a tile must have been placed, R8)
+
+[b]Game[/b]
+  s          save the game (or the position)
+  a          study this position: rankings, final count, best turn
+  ?          this help          Ctrl+P  command palette          q  quit
+
+[b]Reading the board[/b]
+  r2 rice on level 2, v3 village on level 3 (the darker, the higher)
+  .  bare land   ~~ irrigation   L lowland rim   M mountain rim
+  A-D a developer of that player   P8 a palace of value 8   * festival held
+  1ap  a hex you can reach, with its cost in action points
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,question_mark", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog help"):
+            yield Label("kraton - keys", classes="dialog-title")
+            yield Static(HELP)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

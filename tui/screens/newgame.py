@@ -1,0 +1,103 @@
+"""The new-game screen: 2–4 players, each human or a computer player, names, seed.
+
+The defaults (you against two computer players, a random seed) make Enter start at once.
+"""
+
+from __future__ import annotations
+
+import random
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from core.state import PLAYER_NAMES, GameState
+from tui.saves import Game
+from tui.turn import player_names
+
+HUMAN = "human"
+
+
+class NewGameScreen(Screen[Game]):
+    """Dismisses with the new Game."""
+
+    BINDINGS = [
+        Binding("enter", "start", "Start", priority=False),
+        Binding("b", "browse", "Browse saves"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, players: int = 3, seed: int | None = None) -> None:
+        super().__init__()
+        self.n_default = players
+        self.seed_default = seed if seed is not None else random.randrange(1_000_000)
+
+    def compose(self) -> ComposeResult:
+        kinds = [("Human", HUMAN)] + [(f"Computer: {n}", n) for n in player_names()]
+        with Vertical(id="newgame", classes="dialog"):
+            yield Label("kraton - a new game of Java", classes="dialog-title")
+            yield Static("Press Enter to start with these settings; Tab moves between fields.",
+                         classes="dialog-note")
+            with Horizontal(classes="row"):
+                yield Label("Players", classes="field-label")
+                yield Select([(str(n), n) for n in (2, 3, 4)], value=self.n_default,
+                             allow_blank=False, id="n-players")
+                yield Label("Seed", classes="field-label")
+                yield Input(str(self.seed_default), id="seed", type="integer")
+            for i in range(4):
+                with Horizontal(classes="row player-row", id=f"row-{i}"):
+                    yield Label(f"Player {'ABCD'[i]}", classes="field-label")
+                    yield Input(PLAYER_NAMES[i], id=f"name-{i}")
+                    yield Select(kinds, value=HUMAN if i == 0 else kinds[1][1],
+                                 allow_blank=False, id=f"kind-{i}")
+            with Horizontal(classes="buttons"):
+                yield Button("Start (Enter)", id="start", variant="primary")
+                yield Button("Browse saves (b)", id="browse")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show_rows(self.n_default)
+        self.query_one("#start", Button).focus()
+
+    def show_rows(self, n: int) -> None:
+        for i in range(4):
+            self.query_one(f"#row-{i}").display = i < n
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "n-players" and isinstance(event.value, int):
+            self.show_rows(event.value)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "browse":
+            self.action_browse()
+        else:
+            self.action_start()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_start()
+
+    def build(self) -> Game:
+        n = int(self.query_one("#n-players", Select).value)  # type: ignore[arg-type]
+        text = self.query_one("#seed", Input).value.strip()
+        seed = int(text) if text.lstrip("-").isdigit() else self.seed_default
+        names, computer = [], []
+        for i in range(n):
+            name = self.query_one(f"#name-{i}", Input).value.strip() or PLAYER_NAMES[i]
+            names.append(name[:16])
+            kind = self.query_one(f"#kind-{i}", Select).value
+            computer.append(None if kind == HUMAN else str(kind))
+        return Game.new(GameState.new(n, seed=seed, names=names), computer)
+
+    def action_start(self) -> None:
+        self.dismiss(self.build())
+
+    def action_browse(self) -> None:
+        self.app.action_browse()  # type: ignore[attr-defined]
+
+    def action_help(self) -> None:
+        from tui.screens.dialogs import HelpScreen
+
+        self.app.push_screen(HelpScreen())

@@ -1,0 +1,112 @@
+"""Study a position: rankings of every city and pond ring, the projected final count, and the
+best turn from the solver (in a worker, with a spinner), stepped through on the board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, LoadingIndicator, Static
+
+from analysis.report import position_report, report_text
+from core.actions import Action
+from core.errors import KratonError
+from core.state import GameState
+from tui.board import BoardView
+
+SOLVER_SECONDS = 10.0
+
+
+def solve_best(state: GameState, time_limit: float = SOLVER_SECONDS) -> Any:
+    """``analysis.solver.solve`` (written alongside); raises ImportError when it is absent."""
+    from analysis.solver import solve  # type: ignore[import-not-found]
+
+    return solve(state, engine="cpsat", time_limit=time_limit)
+
+
+def solver_text(result: Any) -> str:
+    line = "; ".join(str(a) for a in result.line) or "(no action)"
+    kind = "optimal" if getattr(result, "optimal", False) else "best found"
+    return f"[b]Best turn[/b] ({kind}): {result.best} points\n{line}"
+
+
+class StudyScreen(Screen[None]):
+    """Read-only analysis of a copy of a position."""
+
+    BINDINGS = [
+        Binding("n,right_square_bracket", "step(1)", "Next step"),
+        Binding("b,left_square_bracket", "step(-1)", "Step back"),
+        Binding("escape,q", "close", "Close"),
+    ]
+
+    def __init__(self, state: GameState, solve: bool = True) -> None:
+        super().__init__()
+        self.start = state
+        self.shown = state.copy()
+        self.line: list[Action] = []
+        self.pos = 0
+        self.want_solve = solve
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="study"):
+            yield BoardView(self.shown, id="study-board")
+            with VerticalScroll(id="side"):
+                yield Static(self.report(), id="report")
+                yield Static("", id="solver")
+                yield LoadingIndicator(id="spinner")
+        yield Footer()
+
+    def report(self) -> str:
+        from rich.markup import escape
+
+        return "[b]Study[/b]\n" + escape(report_text(self.start, position_report(self.start)))
+
+    def on_mount(self) -> None:
+        board = self.query_one(BoardView)
+        board.show_cursor = False
+        board.focus()
+        if self.want_solve and not self.start.is_terminal():
+            self.query_one("#solver", Static).update("solving the best turn (R7 AP, token)…")
+            self.run_solver()
+        else:
+            self.query_one("#spinner").display = False
+
+    @work(thread=True, exclusive=True, group="solver")
+    def run_solver(self) -> None:
+        try:
+            result = solve_best(self.start.copy())
+        except ImportError:
+            text = "the solver (analysis.solver) is not installed yet: no best turn"
+            self.app.call_from_thread(self.solved, text, [])
+            return
+        except (KratonError, ValueError) as e:
+            self.app.call_from_thread(self.solved, f"the solver failed: {e}", [])
+            return
+        self.app.call_from_thread(self.solved, solver_text(result), list(result.line))
+
+    def solved(self, text: str, line: list[Action]) -> None:
+        self.query_one("#spinner").display = False
+        self.line = line
+        hint = "\nn / ] steps through it on the board, b / [ steps back" if line else ""
+        self.query_one("#solver", Static).update(text + hint)
+
+    def action_step(self, d: int) -> None:
+        target = max(0, min(len(self.line), self.pos + d))
+        s = self.start.copy()
+        for a in self.line[:target]:
+            try:
+                s.push(a)
+            except KratonError:
+                break
+        self.pos = target
+        self.shown = s
+        self.query_one(BoardView).set_state(s)
+        self.notify(f"step {self.pos} of {len(self.line)}"
+                    + (f": {self.line[self.pos - 1]}" if self.pos else ""))
+
+    def action_close(self) -> None:
+        self.app.pop_screen()

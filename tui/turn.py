@@ -1,0 +1,143 @@
+"""Turn helpers for the app, free of widgets: tile shapes under the cursor, previews that say
+legal or illegal with the R-number, developer targets with their AP costs, computer players.
+
+Kept apart from the screens so the tests can check them directly and the screens stay small.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from core.actions import RICE, VILLAGE, Action, End, Enter, Exit, Move, Palace, Tile
+from core.errors import IllegalAction, KratonError
+from core.hexmap import hex_name
+from core.paths import move_costs
+from core.state import GameState
+from tui.board import neighbour
+
+
+@dataclass
+class TileShape:
+    """The tile being placed: size 1–3, rotation 0–5, which cell is the village (R10)."""
+
+    size: int = 3
+    rotation: int = 0
+    village: int = 0  # index of the village cell; for a single tile 0 = rice, 1 = village
+
+    def cells(self, anchor: int) -> tuple[tuple[int, int], ...] | None:
+        """The (hex, terrain) cells with the cursor on ``anchor``, or None off the grid."""
+        if self.size == 1:
+            return ((anchor, VILLAGE if self.village else RICE),)
+        hexes = [anchor, neighbour(anchor, self.rotation)]
+        if self.size == 3:
+            hexes.append(neighbour(anchor, self.rotation + 1))
+        if min(hexes) < 0:
+            return None
+        v = self.village % self.size
+        return tuple((h, VILLAGE if i == v else RICE) for i, h in enumerate(hexes))
+
+    def rotate(self, step: int = 1) -> None:
+        self.rotation = (self.rotation + step) % 6
+
+    def next_village(self) -> None:
+        self.village = (self.village + 1) % (2 if self.size == 1 else self.size)
+
+
+@dataclass(frozen=True)
+class Preview:
+    """The verdict on an action before it is confirmed."""
+
+    action: Action | None
+    legal: bool
+    message: str
+    cost: int = 0
+
+
+def try_action(s: GameState, a: Action) -> Preview:
+    """Would ``a`` be legal now? Says the AP cost, or the R-number and why not."""
+    ap = s.turn.ap
+    try:
+        s.push(a)
+    except IllegalAction as e:
+        return Preview(a, False, f"illegal: {e.rule} {e.why}")
+    except KratonError as e:
+        return Preview(a, False, f"illegal: {e}")
+    cost = ap - s.turn.ap
+    s.pop()
+    return Preview(a, True, f"legal: {a} costs {cost} AP", cost)
+
+
+def tile_preview(s: GameState, shape: TileShape, anchor: int) -> Preview:
+    cells = shape.cells(anchor)
+    if cells is None or any(not s.map.on_map(h) for h, _ in cells):
+        return Preview(None, False, f"illegal: R4 the tile would leave the map at {hex_name(anchor)}")
+    return try_action(s, Tile(cells))
+
+
+def move_targets(s: GameState, src: int) -> dict[int, int]:
+    """{hex: AP cost} the developer on ``src`` can legally move to now (R27, R8)."""
+    me = s.to_move
+    costs = move_costs(src, me, s.level, s.terrain, s.dev, s.palace, s.map.nbrs, s.turn.ap)
+    out = {}
+    for h, c in costs.items():
+        if h != src and s.dev[h] < 0 and s.is_legal(Move(src, h)):
+            out[h] = c
+    return out
+
+
+def entry_targets(s: GameState) -> dict[int, int]:
+    """{hex: AP cost} where a developer may enter now (R26)."""
+    return {h: s.map.edge_cost(h) for h in s.map.hexes
+            if s.map.edge_cost(h) and s.level[h] and s.dev[h] < 0 and s.is_legal(Enter(h))}
+
+
+def palace_choices(s: GameState, h: int) -> list[Palace]:
+    """The legal palace actions on hex ``h`` (every allowed value, R28, R29)."""
+    return [Palace(h, v) for v in (2, 4, 6, 8, 10) if s.is_legal(Palace(h, v))]
+
+
+def exit_preview(s: GameState, h: int) -> Preview:
+    return try_action(s, Exit(h))
+
+
+class FallbackPlayer:
+    """Used only when ``analysis.players`` cannot be imported: a random legal action, tiles
+    first and the turn ended soon, so a game always moves on."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.name = "random"
+        self.rng = random.Random(seed)
+
+    def choose(self, state: GameState) -> Action:
+        actions = list(state.legal_actions())
+        if not actions:
+            raise KratonError("no legal action: the game is over (R40)")
+        tiles = [a for a in actions if isinstance(a, Tile)]
+        if tiles and not state.turn.tile_placed:
+            return self.rng.choice(tiles)
+        if any(isinstance(a, End) for a in actions) and self.rng.random() < 0.5:
+            return End()
+        return self.rng.choice(actions)
+
+
+def player_names() -> tuple[str, ...]:
+    try:
+        from analysis.players import PLAYER_NAMES
+    except ImportError:
+        return ("random",)
+    return tuple(PLAYER_NAMES)
+
+
+def make_computer(name: str, seed: int) -> object:
+    """A computer player from ``analysis.players.make_player`` (the fallback if it is absent)."""
+    try:
+        from analysis.players import make_player
+    except ImportError:
+        return FallbackPlayer(seed)
+    return make_player(name, seed)
+
+
+def log_lines(s: GameState, movers: Iterable[int], letters: str = "ABCD") -> list[str]:
+    return [f"{letters[p]} {a}" for p, a in zip(movers, s.history)]
