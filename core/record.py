@@ -1,0 +1,157 @@
+"""Game records, like a PGN: the start position and the list of actions, in one JSON file.
+
+Layout (``"format": "java-game"``): every key of a position file (notation.md) describing the
+START position — full information, so the deck order and ``seed`` make every draw and reshuffle
+(R36) replay identically — plus::
+
+    "actions": ["tile G6v G5r H5r", "enter B6", "end", "festival G6 D", "pass", ...],
+    "result":  {"scores": [..], "winners": [..], "turns": N, "actions": N},   # optional
+    "tags":    {"event": "...", "players": "random,random"}                  # optional
+
+Actions are in the order played, each by whoever was to act (festival decisions included).
+``result``, when present, is checked against the replay. A position loader reading a game file
+gets its start position.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.actions import Action, parse_action
+from core.errors import IllegalAction, KratonError, NotationError, PositionError
+from core.position import position_from_dict, read_json, write_json_atomic
+
+FORMAT = "java-game"
+
+
+class RecordError(KratonError):
+    """A game record that cannot be read or does not replay; names the action or field."""
+
+
+@dataclass
+class GameRecord:
+    start: dict[str, Any]  # the start position as notation.md JSON
+    actions: list[Action]
+    tags: dict[str, str] = field(default_factory=dict)
+
+    def start_state(self, base_dir: str | None = None) -> Any:
+        try:
+            return position_from_dict(self.start, base_dir)
+        except PositionError as e:
+            raise RecordError(f"start position: {e}") from None
+
+    def replay(self, upto: int | None = None, base_dir: str | None = None,
+               on_action: Callable[[int, Action, Any], None] | None = None) -> Any:
+        """Replay from the start (the first ``upto`` actions) and return a ``core.game.Game``;
+        ``on_action(i, action, game)`` runs after each. An illegal action is a RecordError naming
+        its number and rule."""
+        from core.game import Game
+
+        g = Game(self.start_state(base_dir))
+        n = len(self.actions) if upto is None else upto
+        if not 0 <= n <= len(self.actions):
+            raise RecordError(f"the record has {len(self.actions)} actions, not {n}")
+        for i, a in enumerate(self.actions[:n], start=1):
+            try:
+                g.apply_action(a)
+            except IllegalAction as e:
+                raise RecordError(f"action {i} of {len(self.actions)}: {e}") from None
+            if on_action is not None:
+                on_action(i, a, g)
+        return g
+
+    def to_dict(self, result: Any = None) -> dict[str, Any]:
+        """The record as JSON; ``result`` (a finished ``Game``) adds the result key."""
+        d = dict(self.start)
+        d["format"] = FORMAT
+        d["actions"] = [str(a) for a in self.actions]
+        if result is not None:
+            d["result"] = result_of(result)
+        if self.tags:
+            d["tags"] = dict(self.tags)
+        return d
+
+
+def result_of(g: Any) -> dict[str, Any]:
+    """The ``result`` key of a game (a ``core.game.Game``)."""
+    return {"scores": [p.score for p in g.state.players], "winners": g.winners() if g.is_terminal() else [],
+            "turns": g.turns, "actions": len(g.actions), "over": g.is_terminal()}
+
+
+def record_from_dict(d: Any) -> GameRecord:
+    """Read a record's JSON: the start position is validated, every action parsed."""
+    if not isinstance(d, dict):
+        raise RecordError("a game record must hold a JSON object")
+    if d.get("format") != FORMAT:
+        raise RecordError(f"format: expected '{FORMAT}', got {d.get('format')!r}")
+    acts = d.get("actions")
+    if not isinstance(acts, list):
+        raise RecordError("actions: missing required key (a list of action texts)")
+    actions = []
+    for i, t in enumerate(acts, start=1):
+        if not isinstance(t, str):
+            raise RecordError(f"actions[{i - 1}]: expected an action text, got {t!r:.40}")
+        try:
+            actions.append(parse_action(t))
+        except NotationError as e:
+            raise RecordError(f"action {i}: {e}") from None
+    tags = d.get("tags") or {}
+    if not isinstance(tags, dict):
+        raise RecordError("tags: expected an object")
+    start = {k: v for k, v in d.items() if k not in ("actions", "result", "tags")}
+    return GameRecord(start, actions, {str(k): str(v) for k, v in tags.items()})
+
+
+def check_result(d: dict[str, Any], g: Any) -> None:
+    """A stored ``result`` must be what the replay gives (after all the actions)."""
+    want = d.get("result")
+    if want is None:
+        return
+    got = result_of(g)
+    for key in ("scores", "winners", "turns", "actions"):
+        if key in want and want[key] != got[key]:
+            raise RecordError(f"result.{key}: the record says {want[key]}, the replay gives {got[key]}")
+
+
+def load_record(path: str) -> tuple[GameRecord, dict[str, Any]]:
+    """Read a game file; returns the record and its raw JSON. Errors name the file."""
+    try:
+        d = read_json(path)
+        rec = record_from_dict(d)
+        rec.start_state(os.path.dirname(os.path.abspath(path)))
+    except KratonError as e:
+        msg = str(e)
+        raise RecordError(msg if msg.startswith(path) else f"{path}: {msg}") from None
+    return rec, d
+
+
+def replay_file(path: str, upto: int | None = None) -> Any:
+    """Load, replay and check a game file; returns the ``core.game.Game`` after the replay."""
+    rec, d = load_record(path)
+    try:
+        g = rec.replay(upto, os.path.dirname(os.path.abspath(path)))
+        if upto is None:
+            check_result(d, g)
+    except KratonError as e:
+        raise RecordError(f"{path}: {e}") from None
+    return g
+
+
+def save_record(rec: GameRecord, path: str, result: Any = None) -> None:
+    """Write a record atomically (``result``: the finished ``Game``, optional)."""
+    write_json_atomic(path, rec.to_dict(result))
+
+
+__all__ = [
+    "GameRecord",
+    "RecordError",
+    "check_result",
+    "load_record",
+    "record_from_dict",
+    "replay_file",
+    "result_of",
+    "save_record",
+]
