@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
+from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -69,7 +71,14 @@ class Overlay:
 class BoardView(ScrollView, can_focus=True):
     """Java's board. Screens set ``state``, ``overlays`` and move ``cursor``."""
 
-    COMPONENT_CLASSES = {f"board--{n}" for n in STYLE_NAMES}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "step(-1, 0)", "Up", show=False),
+        Binding("down,j", "step(1, 0)", "Down", show=False),
+        Binding("left,h", "step(0, -1)", "Left", show=False),
+        Binding("right,l", "step(0, 1)", "Right", show=False),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"board--{n}" for n in STYLE_NAMES}
 
     DEFAULT_CSS = """
     BoardView { background: $surface; }
@@ -101,8 +110,11 @@ class BoardView(ScrollView, can_focus=True):
 
     @staticmethod
     def _first_hex(s: GameState) -> int:
-        central = s.map.central
-        return central[len(central) // 2] if central else s.map.hexes[0]
+        """The central hex nearest the middle of the map: where the cursor starts."""
+        m = s.map
+        mid_r, mid_c = m.rows / 2, m.cols / 2
+        pool = m.central or m.hexes
+        return min(pool, key=lambda h: (abs(hex_row(h) - mid_r) * 2 + abs(hex_col(h) - mid_c), h))
 
     # ------------------------------------------------------------------ data
     def set_state(self, state: GameState, overlays: Mapping[int, Overlay] | None = None) -> None:
@@ -202,6 +214,9 @@ class BoardView(ScrollView, can_focus=True):
                     if h2 >= 0 and m.kind[h2] != OFF:
                         self.move_cursor_to(h2)
                         return
+
+    def action_step(self, dr: int, dc: int) -> None:
+        self.step_cursor(dr, dc)
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)

@@ -7,10 +7,11 @@ holds can crash the app.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 from rich.markup import escape
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Label, OptionList, Static
@@ -47,7 +48,7 @@ def summary(game: Game) -> str:
 
 
 class BrowseScreen(Screen[None]):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open", show=True),
         Binding("a", "study", "Study"),
         Binding("n", "new_game", "New game"),

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 class ChoiceDialog(ModalScreen[Any]):
     """Pick one of several options (palace values, festival bids); Esc cancels (None)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, title: str, options: Sequence[tuple[str, Any]], note: str = "") -> None:
         super().__init__()
@@ -46,7 +46,7 @@ class ChoiceDialog(ModalScreen[Any]):
 class MessageScreen(ModalScreen[None]):
     """A message to read and close (end of game, puzzle verdicts)."""
 
-    BINDINGS = [Binding("escape,enter,q", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,q", "close", "Close")]
 
     def __init__(self, title: str, body: str) -> None:
         super().__init__()
@@ -69,7 +69,7 @@ class MessageScreen(ModalScreen[None]):
 class SaveDialog(ModalScreen[tuple[str, str] | None]):
     """Ask where to save and what: the game record (default) or the bare position."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, path: str) -> None:
         super().__init__()
@@ -137,7 +137,7 @@ HELP = """\
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,question_mark", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "close", "Close")]
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog help"):

@@ -7,20 +7,22 @@ only previews (``tui.turn``) and shows the engine's message with its R-number.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from core.actions import Action, Draw, End, Festival, Token
 from core.drawing import PLAYER_LETTERS
 from core.errors import IllegalAction, KratonError
 from core.hexmap import hex_name
+from core.state import GameState
 from tui.board import BoardView, Overlay
+from tui.keybar import KeyBar
 from tui.saves import Game, autosave_path, save_game, save_position_only, saves_dir
 from tui.screens.dialogs import ChoiceDialog, HelpScreen, MessageScreen, SaveDialog
 from tui.turn import (
@@ -40,24 +42,24 @@ SIZE_CYCLE = {3: 2, 2: 1, 1: 3}
 class GameScreen(Screen[None]):
     """Play a game (hot-seat humans and computer players)."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("t", "tile", "Tile"),
         Binding("r", "rotate", "Rotate"),
         Binding("R", "rotate_back", "Rotate back", show=False),
         Binding("v", "village", "Village"),
-        Binding("e", "enter_mode", "Enter dev"),
-        Binding("m", "move_mode", "Move dev"),
-        Binding("x", "exit_dev", "Exit dev"),
+        Binding("e", "enter_mode", "Enter"),
+        Binding("m", "move_mode", "Move"),
+        Binding("x", "exit_dev", "Exit"),
         Binding("p", "palace", "Palace"),
         Binding("i", "irrigate", "Irrigate"),
-        Binding("c", "draw(True)", "Draw face-up"),
-        Binding("d", "draw(False)", "Draw deck"),
+        Binding("c", "draw(True)", "Card"),
+        Binding("d", "draw(False)", "Deck card"),
         Binding("o", "token", "Token"),
         Binding("f", "festival", "Festival"),
         Binding("u", "undo", "Undo"),
         Binding("E", "end_turn", "End turn"),
-        Binding("enter", "confirm", "Confirm", show=False),
-        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("enter", "confirm", "Confirm"),
+        Binding("escape", "cancel", "Cancel"),
         Binding("s", "save", "Save"),
         Binding("a", "study", "Study"),
         Binding("question_mark", "help", "Help"),
@@ -79,7 +81,7 @@ class GameScreen(Screen[None]):
         self.players: dict[int, Any] = {}
 
     @property
-    def state(self):  # noqa: ANN201 - GameState, the game's current position
+    def state(self) -> GameState:
         return self.game.state
 
     # ------------------------------------------------------------------ layout
@@ -93,7 +95,7 @@ class GameScreen(Screen[None]):
                 yield Static(id="hand")
                 yield Static(id="message")
                 yield Static(id="log")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.board.focus()
@@ -144,6 +146,14 @@ class GameScreen(Screen[None]):
         self.query_one("#hand", Static).update(self.hand_text())
         self.query_one("#message", Static).update(self.message)
         self.query_one("#log", Static).update(self.log_text())
+        self.refresh_bindings()
+        self.call_after_refresh(self.query_one(KeyBar).refresh_keys)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Rotate and village only show while a tile is being placed."""
+        if action in ("rotate", "rotate_back", "village"):
+            return self.mode == "tile"
+        return True
 
     def hand_text(self) -> str:
         """Only the hand of the human whose decision it is, or of the only human (R44)."""
@@ -193,10 +203,7 @@ class GameScreen(Screen[None]):
 
     @property
     def board_cursor(self) -> int:
-        try:
-            return self.query_one("#board", BoardView).cursor
-        except Exception:
-            return -1
+        return self.query_one("#board", BoardView).cursor
 
     def say(self, text: str) -> None:
         self.message = text

@@ -6,9 +6,10 @@ The defaults (you against two computer players, a random seed) make Enter start 
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
@@ -23,7 +24,7 @@ HUMAN = "human"
 class NewGameScreen(Screen[Game]):
     """Dismisses with the new Game."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "start", "Start", priority=False),
         Binding("b", "browse", "Browse saves"),
         Binding("question_mark", "help", "Help"),

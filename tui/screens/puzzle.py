@@ -3,9 +3,9 @@ hint (the next action of a best line) and steps through the solution on the boar
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from core.actions import Action, End, parse_actions
 from core.errors import KratonError
@@ -15,7 +15,7 @@ from tui.screens.game import GameScreen
 
 
 class PuzzleScreen(GameScreen):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("H", "hint", "Hint"),
         Binding("S", "solution", "Solution step"),
         Binding("z", "restart", "Restart"),

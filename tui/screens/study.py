@@ -3,11 +3,11 @@ best turn from the solver (in a worker, with a spinner), stepped through on the 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, LoadingIndicator, Static
@@ -37,7 +37,7 @@ def solver_text(result: Any) -> str:
 class StudyScreen(Screen[None]):
     """Read-only analysis of a copy of a position."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n,right_square_bracket", "step(1)", "Next step"),
         Binding("b,left_square_bracket", "step(-1)", "Step back"),
         Binding("escape,q", "close", "Close"),

@@ -1,0 +1,223 @@
+"""Pilot tests of the Textual app (issue 6): a turn played by keys, computer players, saving.
+
+Positions are hand-built with the engine; every assertion reads the engine's state after the
+app acted, so a key that did nothing fails the test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from core.actions import Enter, Move, Palace, Tile, parse_action
+from core.hexmap import parse_hex
+from core.state import GameState
+from tui.app import create_app
+from tui.saves import Game, load_game
+from tui.screens.game import GameScreen
+
+SIZE = (120, 40)
+
+
+def aio(fn: Callable[..., Awaitable[None]]) -> Callable[..., None]:
+    """Run an async Pilot test in its own event loop (no pytest-asyncio needed)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: object, **kwargs: object) -> None:
+        asyncio.run(fn(*args, **kwargs))
+
+    return wrapper
+
+
+@pytest.fixture(autouse=True)
+def kraton_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("KRATON_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+def two_humans(*actions: str) -> Game:
+    s = GameState.new(2, seed=1, names=["Ann", "Bob"])
+    s.to_move = 0
+    for a in actions:
+        s.push(parse_action(a))
+    return Game.new(s, [None, None])
+
+
+@aio
+async def test_new_game_screen_enter_starts_at_once() -> None:
+    """Enter on the new-game screen starts a game with the defaults (3 players, 2 computers)."""
+    app = create_app(step_delay=0, seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert app.screen.game.computer == [None, "random", "random"]
+        assert app.screen.state.seed == 3
+        app.screen.workers.cancel_all()
+
+
+@aio
+async def test_place_tile_by_keys_then_undo_r10_r8() -> None:
+    """t shows a legal preview at the cursor (R10), Enter places it, u takes it back."""
+    game = two_humans()
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("t")
+        assert screen.message.startswith("legal: tile")
+        await pilot.press("r", "right", "enter")
+        await pilot.pause()
+        s = game.state
+        assert len(s.tiles) == 1 and len(s.tiles[0]) == 3
+        assert s.turn.tile_placed and s.turn.ap < 6
+        assert "A tile" in screen.log_text()
+        await pilot.press("u")
+        assert s.tiles == [] and s.turn.ap == 6 and not s.history
+        await pilot.press("u")
+        assert "nothing to undo" in screen.message
+
+
+@aio
+async def test_illegal_tile_preview_names_rule_r12() -> None:
+    """A tile across two levels is previewed as illegal with R12 and Enter does nothing."""
+    game = two_humans("tile H10r")
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        screen.board.move_cursor_to(parse_hex("H10"))
+        await pilot.press("t", "t")  # t twice: size 3 -> 2; H10 is level 1, its neighbour 0
+        assert screen.shape.size == 2
+        assert "R12" in screen.message or "R13" in screen.message
+        before = len(game.state.tiles)
+        await pilot.press("enter")
+        assert len(game.state.tiles) == before
+        assert "illegal" in screen.message
+
+
+@aio
+async def test_enter_and_move_developer_r26_r27() -> None:
+    """e marks entry hexes with their cost; m on the developer marks targets; Enter moves."""
+    game = two_humans("tile B6v B7r C7r")
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        b6, b7 = parse_hex("B6"), parse_hex("B7")
+        await pilot.press("e")
+        assert b6 in screen.targets and screen.targets[b6] == game.state.map.edge_cost(b6)
+        screen.board.move_cursor_to(b6)
+        await pilot.press("enter")
+        assert game.state.dev[b6] == 0
+        assert game.state.history[-1] == Enter(b6)
+        await pilot.press("m")
+        assert screen.selected == b6 and screen.targets.get(b7) == 1  # rice after village: 1 AP
+        ap = game.state.turn.ap
+        await pilot.press("right", "enter")
+        assert game.state.dev[b7] == 0 and game.state.dev[b6] == -1
+        assert game.state.history[-1] == Move(b6, b7)
+        assert game.state.turn.ap == ap - 1
+
+
+@aio
+async def test_build_palace_r28_r29() -> None:
+    """p on a two-hex village where I stand highest builds the only allowed value, 2 (+1)."""
+    game = two_humans("tile B6v B7r C7r", "enter B6", "tile C6v")
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        c6 = parse_hex("C6")
+        screen.board.move_cursor_to(c6)
+        await pilot.press("p")
+        s = game.state
+        assert s.palace[c6] == 2 and s.history[-1] == Palace(c6, 2)
+        assert s.players[0].score == 1
+        await pilot.press("p")  # R29: no second change this turn
+        assert "R29" in screen.message or "R28" in screen.message
+
+
+@aio
+async def test_palace_dialog_offers_allowed_values_r28() -> None:
+    """With a four-hex village, p asks which value (2 or 4) and builds the chosen one."""
+    game = two_humans("tile B6v B7r C7r", "enter B6", "tile C6v", "tile D6v")
+    s = game.state
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        d6 = parse_hex("D6")
+        screen.board.move_cursor_to(d6)
+        values = [a.value for a in s.legal_actions() if isinstance(a, Palace) and a.hex == d6]
+        await pilot.press("p")
+        await pilot.pause()
+        if len(values) > 1:
+            await pilot.press("down", "enter")  # the second offered value
+            await pilot.pause()
+            assert s.palace[d6] == values[1]
+        else:
+            assert s.palace[d6] == values[0]
+
+
+@aio
+async def test_end_turn_lets_computer_player_move_r8() -> None:
+    """E refuses before a tile is placed (R8); after one, the computer player takes its turn."""
+    s = GameState.new(2, seed=4, names=["Ann", "Cpu"])
+    s.to_move = 0
+    game = Game.new(s, [None, "random"])
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("E")
+        assert "R8" in screen.message and s.to_move == 0
+        await pilot.press("t", "enter", "E")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert s.current_player() == 0
+        assert 1 in game.movers  # the computer acted
+        assert sum(1 for t in s.tiles) >= 2  # it placed its owed tile (R8)
+        assert not screen.busy
+
+
+@aio
+async def test_save_game_and_reload_replays_moves(kraton_home: Path) -> None:
+    """s saves the game record atomically; loading replays every move; autosave exists too."""
+    game = two_humans()
+    app = create_app(game=game, step_delay=0)
+    target = kraton_home / "mine.json"
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t", "enter")
+        await pilot.press("s")
+        await pilot.pause()
+        inp = app.screen.query_one("#save-path")
+        inp.value = str(target)  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await pilot.pause()
+    loaded = load_game(target)
+    assert [str(a) for a in loaded.state.history] == [str(a) for a in game.state.history]
+    assert loaded.state.tiles == game.state.tiles
+    assert (kraton_home / "saves" / "autosave.json").exists()
+
+
+def test_tile_shape_cells_are_a_tile_r10() -> None:
+    """Every rotation of a 3-space shape gives three mutually adjacent hexes, 1 village."""
+    from core.hexmap import load_map
+    from tui.turn import TileShape
+
+    m = load_map("java-centre")
+    for h in m.central:
+        for rot in range(6):
+            for size in (2, 3):
+                cells = TileShape(size, rot, 1).cells(h)
+                assert cells is not None
+                hexes = [c[0] for c in cells]
+                assert all(b in m.nbrs[a] for a in hexes for b in hexes if a != b and m.on_map(b))
+                assert sum(1 for _, t in cells if t == 2) == 1
+                Tile(cells)  # a valid action value

@@ -1,0 +1,31 @@
+"""A key bar that wraps onto a second line, so every binding of a busy screen stays visible
+(Textual's Footer is one line and would cut the game screen's keys off at 120 columns)."""
+
+from __future__ import annotations
+
+from rich.markup import escape
+from textual.widgets import Static
+
+
+class KeyBar(Static):
+    DEFAULT_CSS = """
+    KeyBar { dock: bottom; height: auto; max-height: 3; background: $panel; color: $text; padding: 0 1; }
+    """
+
+    def on_mount(self) -> None:
+        self.refresh_keys()
+
+    def refresh_keys(self) -> None:
+        """Rebuild from the screen's active bindings (those hidden by check_action drop out)."""
+        seen: set[str] = set()
+        parts = []
+        for active in self.screen.active_bindings.values():
+            b = active.binding
+            if not b.show or b.action in seen:
+                continue
+            seen.add(b.action)
+            key = b.key_display or self.app.get_key_display(b)
+            style = "b" if active.enabled else "dim"
+            parts.append(f"[{style}]{escape(key)}[/{style}] {escape(b.description)}")
+        parts.append("[b]^p[/b] palette")
+        self.update("  ".join(parts))
