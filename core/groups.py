@@ -61,6 +61,91 @@ def village_groups(
     return Groups(label, members, pal)
 
 
+def update_groups(
+    g: Groups,
+    changed: Iterable[int],
+    terrain: Sequence[int],
+    nbrs: Sequence[Sequence[int]],
+    palace: Sequence[int],
+) -> Groups:
+    """The village groups after the terrain of ``changed`` hexes changed (a tile, R20–R23).
+
+    Incremental: only the old groups touching a changed hex are walked again; every other group
+    keeps its index and member list. ``g`` is left untouched (it may still be cached for the
+    previous board). Group numbering can differ from ``village_groups``; the partition and the
+    palace of each group are the same.
+    """
+    old_label = g.label
+    label = list(old_label)
+    members = list(g.members)
+    pal = list(g.palace)
+    changed = list(changed)
+    hit: set[int] = set()
+    for h in changed:
+        gi = old_label[h]
+        if gi >= 0:
+            hit.add(gi)
+        if terrain[h] == VILLAGE:
+            for n in nbrs[h]:
+                gi = old_label[n]
+                if gi >= 0:
+                    hit.add(gi)
+    seeds = list(changed)
+    for gi in hit:
+        grp = members[gi]
+        seeds.extend(grp)
+        for h in grp:
+            label[h] = -1
+    for h in changed:
+        label[h] = -1
+    free = sorted(hit, reverse=True)
+    for start in seeds:
+        if terrain[start] != VILLAGE or label[start] >= 0:
+            continue
+        gi = free.pop() if free else len(members)
+        if gi == len(members):
+            members.append([])
+            pal.append(-1)
+        label[start] = gi
+        stack = [start]
+        group = []
+        ph = -1
+        while stack:
+            h = stack.pop()
+            group.append(h)
+            if palace[h]:
+                ph = h
+            for n in nbrs[h]:
+                if terrain[n] == VILLAGE and label[n] < 0:
+                    label[n] = gi
+                    stack.append(n)
+        members[gi] = group
+        pal[gi] = ph
+    # Fewer groups than before: fill each hole with the last group, so indices stay 0..k-1.
+    holes = set(free)
+    while holes:
+        last = len(members) - 1
+        if last in holes:
+            holes.discard(last)
+        else:
+            hole = min(holes)
+            holes.discard(hole)
+            members[hole] = members[last]
+            pal[hole] = pal[last]
+            for h in members[hole]:
+                label[h] = hole
+        members.pop()
+        pal.pop()
+    return Groups(label, members, pal)
+
+
+def with_palace(g: Groups, h: int) -> Groups:
+    """The groups after a palace was built on ``h`` (R22): same partition, one more city."""
+    pal = list(g.palace)
+    pal[g.label[h]] = h
+    return Groups(g.label, g.members, pal)
+
+
 def pond_at(start: int, irrigated: Sequence[bool], nbrs: Sequence[Sequence[int]]) -> list[int]:
     """The pond (maximal edge-connected irrigation spaces, R37) containing ``start``."""
     seen = {start}

@@ -1,12 +1,18 @@
 """The height ranking (R24, R25) and the first/second positions of the final count (R41).
 
 One small function family used by palaces, ponds and the final count alike. A rank key is the
-list of a player's developer levels in a set of hexes, highest first; Python compares lists
-lexicographically with a prefix losing to its extension, which is exactly R24.
+list of a player's developer levels in a set of hexes, highest first (R24).
+
+Fast path: a key compares exactly like the vector of its per-level counts read from the top
+level down (the first level where two keys' counts differ decides; a prefix has the smaller
+count there). Packing those counts as digits of one integer, ``sum(1 << level * bits)`` with
+``2 ** bits`` above any possible count, turns every key comparison into one integer
+comparison. ``benchmarks/reference.py`` keeps the plain sorted-list version as the oracle.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 
 
@@ -20,34 +26,79 @@ def rank_keys(devs: Iterable[tuple[int, int]], n_players: int) -> list[list[int]
     return keys
 
 
-def highest(devs: Sequence[tuple[int, int]]) -> int:
-    """The player holding the highest position (R25) among (level, player) pairs, or -1.
+def key_value(levels: Iterable[int], bits: int = 8) -> int:
+    """An R24 rank key as an int (levels ≥ 0, fewer than ``2 ** bits`` at any one level):
+    ``key_value(a) < key_value(b)`` exactly when key a ranks below key b."""
+    v = 0
+    for level in levels:
+        v += 1 << (level * bits)
+    return v
 
-    Fast path: sort the pairs once by level, highest first, then compare keys built on the fly.
+
+@functools.cache
+def _weights(bits: int) -> tuple[int, ...]:
+    """``1 << (bits * level)`` for every level a hex can reach (96 land tiles exist, R1)."""
+    return tuple(1 << (bits * level) for level in range(128))
+
+
+_W4 = _weights(4)  # enough while fewer than 16 hexes are ranked (no count reaches 16)
+
+
+def highest_at(hexes: Sequence[int], level: Sequence[int], dev: Sequence[int]) -> int:
+    """The player holding the highest position (R25) among the developers on ``hexes``, or -1.
+
+    Reads the engine's flat ``level`` / ``dev`` lists directly; players are 0..3 (R1).
     """
-    if not devs:
+    vals = [0, 0, 0, 0]
+    # A count at one level never reaches 2 ** bits, so the packed digits never carry.
+    w = _W4 if len(hexes) < 16 else _weights(len(hexes).bit_length())
+    for h in hexes:
+        p = dev[h]
+        if p >= 0:
+            vals[p] += w[level[h]]
+    best = max(vals)
+    if not best or vals.count(best) > 1:
         return -1
-    keys: dict[int, list[int]] = {}
+    return vals.index(best)
+
+
+def highest(devs: Sequence[tuple[int, int]]) -> int:
+    """The player holding the highest position (R25) among (level, player) pairs, or -1."""
+    bits = len(devs).bit_length()
+    vals: dict[int, int] = {}
     for level, player in devs:
-        k = keys.get(player)
-        if k is None:
-            keys[player] = [level]
-        else:
-            k.append(level)
-    if len(keys) == 1:
-        for p in keys:
-            return p
-    best: list[int] | None = None
+        vals[player] = vals.get(player, 0) + (1 << (level * bits))
+    if not vals:
+        return -1
+    best = max(vals.values())
     holder = -1
-    tied = False
-    for p, k in keys.items():
-        if len(k) > 1:
-            k.sort(reverse=True)
-        if best is None or k > best:
-            best, holder, tied = k, p, False
-        elif k == best:
-            tied = True
-    return -1 if tied else holder
+    for p, v in vals.items():
+        if v == best:
+            if holder >= 0:
+                return -1
+            holder = p
+    return holder
+
+
+def first_second_at(
+    hexes: Sequence[int], level: Sequence[int], dev: Sequence[int], n_players: int
+) -> tuple[list[int], list[int]]:
+    """First and second positions (R41) among the developers on ``hexes``; see first_second."""
+    vals = [0] * n_players
+    w = _W4 if len(hexes) < 16 else _weights(len(hexes).bit_length())
+    for h in hexes:
+        p = dev[h]
+        if p >= 0:
+            vals[p] += w[level[h]]
+    distinct = sorted(set(vals), reverse=True)
+    top = distinct[0]
+    if not top:
+        return [], []
+    first = [p for p, v in enumerate(vals) if v == top]
+    if len(distinct) < 2 or not distinct[1]:
+        return first, []
+    nxt = distinct[1]
+    return first, [p for p, v in enumerate(vals) if v == nxt]
 
 
 def first_second(keys: Sequence[Sequence[int]]) -> tuple[list[int], list[int]]:

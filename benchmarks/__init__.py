@@ -1,0 +1,1 @@
+"""pytest-benchmark suites (see benchmarks/README.md); ``benchmarks/run.py`` runs them."""

@@ -1,0 +1,144 @@
+"""Plain reference implementations: the oracles of tests/test_fastpaths.py and the baselines
+every fast path is benchmarked against in the same run.
+
+Each one follows the rule text as literally as possible and is deliberately unoptimised:
+rank keys as full sorted tuples (R24), village groups and developer paths through networkx
+graphs (R20, R27).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+
+import networkx as nx
+
+from core.actions import (
+    RICE,
+    VILLAGE,
+    Action,
+    Draw,
+    End,
+    Enter,
+    Exit,
+    Irrigate,
+    Move,
+    Palace,
+    Tile,
+    Token,
+)
+from core.state import GameState
+
+
+# ----------------------------------------------------------------------------- ranking
+def rank_keys_ref(devs: Iterable[tuple[int, int]], n_players: int) -> list[tuple[int, ...]]:
+    """R24: each player's levels, highest first, as a tuple (tuples compare like R24 says)."""
+    levels: list[list[int]] = [[] for _ in range(n_players)]
+    for level, player in devs:
+        levels[player].append(level)
+    return [tuple(sorted(ls, reverse=True)) for ls in levels]
+
+
+def highest_ref(devs: Sequence[tuple[int, int]], n_players: int = 4) -> int:
+    """R25: the player whose key is strictly greater than every other present key, or -1."""
+    keys = rank_keys_ref(devs, n_players)
+    present = [(k, p) for p, k in enumerate(keys) if k]
+    for k, p in present:
+        if all(k > other for other, q in present if q != p):
+            return p
+    return -1
+
+
+def highest_at_ref(hexes: Sequence[int], level: Sequence[int], dev: Sequence[int]) -> int:
+    return highest_ref([(level[h], dev[h]) for h in hexes if dev[h] >= 0])
+
+
+def first_second_ref(keys: Sequence[Sequence[int]]) -> tuple[list[int], list[int]]:
+    """R41: the best present key shared by all holding it, then the next distinct key."""
+    distinct = sorted({tuple(k) for k in keys if k}, reverse=True)
+    first = [p for p, k in enumerate(keys) if distinct and k and tuple(k) == distinct[0]]
+    second = [p for p, k in enumerate(keys) if len(distinct) > 1 and k and tuple(k) == distinct[1]]
+    return first, second
+
+
+# ----------------------------------------------------------------------------- groups
+def village_partition_ref(
+    hexes: Iterable[int], terrain: Sequence[int], nbrs: Sequence[Sequence[int]]
+) -> set[frozenset[int]]:
+    """R20: connected components of the graph of village hexes and their village neighbours."""
+    g = nx.Graph()
+    villages = [h for h in hexes if terrain[h] == VILLAGE]
+    g.add_nodes_from(villages)
+    g.add_edges_from((h, n) for h in villages for n in nbrs[h] if terrain[n] == VILLAGE)
+    return {frozenset(c) for c in nx.connected_components(g)}
+
+
+# ----------------------------------------------------------------------------- paths
+def move_costs_ref(
+    src: int,
+    player: int,
+    level: Sequence[int],
+    terrain: Sequence[int],
+    dev: Sequence[int],
+    palace: Sequence[int],
+    nbrs: Sequence[Sequence[int]],
+    limit: int = 99,
+) -> dict[int, int]:
+    """R27 by Dijkstra: a directed graph of steps into passable land hexes, weight 1 for a
+    rice/village change, 0 otherwise."""
+    g = nx.DiGraph()
+    g.add_node(src)
+    for h in range(len(level)):
+        if h != src and (level[h] == 0 or palace[h] or (dev[h] >= 0 and dev[h] != player)):
+            continue
+        for n in nbrs[h]:
+            if level[n] == 0 or palace[n] or (dev[n] >= 0 and dev[n] != player):
+                continue
+            g.add_edge(h, n, weight=int(terrain[n] != terrain[h]))
+    dist = nx.single_source_dijkstra_path_length(g, src, cutoff=limit, weight="weight")
+    return {h: int(d) for h, d in dist.items()}
+
+
+# ----------------------------------------------------------------------------- generation
+FESTIVAL_KINDS = frozenset({"festival", "bid", "pass", "agree"})
+
+
+def candidate_actions(s: GameState) -> Iterator[Action]:
+    """Every turn action that could conceivably be legal, festival decisions left out: all
+    shapes on all mutually adjacent hexes, every hex for entries / palaces / irrigation, every
+    (developer, hex) pair for moves."""
+    m = s.map
+    me = s.to_move
+    on = m.hexes
+    for h in on:
+        yield Tile(((h, RICE),))
+        yield Tile(((h, VILLAGE),))
+        for n in m.nbrs[h]:
+            if n > h:
+                yield Tile(((h, VILLAGE), (n, RICE)))
+                yield Tile(((n, VILLAGE), (h, RICE)))
+                for o in m.nbrs[n]:
+                    if o > n and o in m.nbrs[h]:
+                        yield Tile(((h, VILLAGE), (n, RICE), (o, RICE)))
+                        yield Tile(((n, VILLAGE), (h, RICE), (o, RICE)))
+                        yield Tile(((o, VILLAGE), (h, RICE), (n, RICE)))
+    yield Token()
+    yield Draw(True)
+    yield Draw(False)
+    mine = [h for h in on if s.dev[h] == me]
+    for h in on:
+        yield Enter(h)
+        yield Irrigate(h)
+        if s.terrain[h] == VILLAGE:
+            for v in (2, 4, 6, 8, 10):
+                yield Palace(h, v)
+        for src in mine:
+            if src != h:
+                yield Move(src, h)
+    for h in mine:
+        yield Exit(h)
+    yield End()
+
+
+def legal_actions_ref(s: GameState) -> set[Action]:
+    """The legal turn actions by brute force: every candidate tried with ``push`` / ``pop``."""
+    return {a for a in candidate_actions(s) if s.is_legal(a)}

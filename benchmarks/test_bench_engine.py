@@ -1,0 +1,97 @@
+"""Groups ``movegen``, ``pushpop``, ``positions`` and ``game``: the engine as its users see it.
+
+- every legal action of the saved early / middle / late positions (``legal_actions``), against
+  the brute-force reference (every conceivable turn action tried with push / pop);
+- push + pop of a tile, a move and an end of turn; ``copy``;
+- loading and saving a position file (atomic write);
+- a complete random 4-player game (uniform over the legal actions, seeded), and one whose random
+  player picks the kind of action first (more developers, palaces and festivals).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from benchmarks.common import POSITIONS, position, random_game
+from benchmarks.reference import FESTIVAL_KINDS, legal_actions_ref
+from core.actions import Action, End, Move, Tile
+from core.position import load_position, save_position
+from core.state import GameState
+
+STAGES = ["early", "middle", "late"]
+
+
+@pytest.mark.parametrize("stage", STAGES)
+@pytest.mark.benchmark(group="movegen")
+def test_legal_actions(bench, stage: str) -> None:
+    s = position(stage)
+    got = bench(lambda: list(s.legal_actions()), pair=f"legal actions {stage}", role="fast")
+    turn_actions = {a for a in got if a.kind not in FESTIVAL_KINDS}
+    assert len(set(got)) == len(got)
+    if stage == "middle":  # the full comparison: tests/test_fastpaths.py does all three
+        assert turn_actions == legal_actions_ref(s)
+
+
+@pytest.mark.parametrize("stage", STAGES)
+@pytest.mark.benchmark(group="movegen")
+def test_legal_actions_reference(bench, stage: str) -> None:
+    s = position(stage)
+    bench(lambda: legal_actions_ref(s), pair=f"legal actions {stage}", role="reference", rounds=3)
+
+
+def _first(s: GameState, kind: type) -> Action:
+    return next(a for a in s.legal_actions() if isinstance(a, kind))
+
+
+@pytest.mark.parametrize(("stage", "kind"), [("middle", Tile), ("middle", Move), ("late", End)])
+@pytest.mark.benchmark(group="pushpop")
+def test_push_pop(bench, stage: str, kind: type) -> None:
+    s = position(stage)
+    if kind is End:  # the end of a turn needs the obligatory tile first (R8)
+        s.push(_first(s, Tile))
+    a = _first(s, kind)
+    before = (list(s.level), list(s.dev), s.to_move, s.turn.ap)
+
+    def run() -> None:
+        s.push(a)
+        s.pop()
+
+    bench(run, pair=f"push+pop {kind.__name__.lower()}", role="fast")
+    assert (list(s.level), list(s.dev), s.to_move, s.turn.ap) == before
+
+
+@pytest.mark.benchmark(group="pushpop")
+def test_copy(bench) -> None:
+    s = position("late")
+    c = bench(s.copy, pair="copy", role="fast")
+    assert c.level == s.level and c is not s
+
+
+@pytest.mark.benchmark(group="positions")
+def test_load(bench) -> None:
+    path = os.path.join(POSITIONS, "late.json")
+    s = bench(lambda: load_position(path), pair="load late.json", role="fast")
+    assert len(s.tiles) >= 80
+
+
+@pytest.mark.benchmark(group="positions")
+def test_save(bench, tmp_path) -> None:
+    s = position("late")
+    path = str(tmp_path / "late.json")
+    bench(lambda: save_position(s, path), pair="save late.json", role="fast")
+    assert load_position(path).level == s.level
+
+
+@pytest.mark.benchmark(group="game")
+def test_random_game(bench) -> None:
+    s = bench(lambda: random_game(1), pair="random 4-player game", role="fast", rounds=5)
+    assert s.is_terminal() and s.triples == 0
+
+
+@pytest.mark.benchmark(group="game")
+def test_random_game_by_kind(bench) -> None:
+    s = bench(lambda: random_game(1, by_kind=True), pair="random 4-player game, by kind",
+              role="fast", rounds=3)
+    assert s.is_terminal() and s.triples == 0
