@@ -11,7 +11,7 @@ from core.actions import RICE, VILLAGE, Draw, Enter, Exit, Irrigate, Move, Palac
 from core.errors import IllegalAction
 from core.hexmap import PRINTED_IRRIGATION, hex_name
 from core.paths import move_costs
-from core.ranking import highest
+from core.ranking import highest_at
 
 if TYPE_CHECKING:
     from core.state import GameState
@@ -190,8 +190,7 @@ def check_move(s: GameState, a: Move) -> int:
 
 def ring_holder(s: GameState, hexes: list[int]) -> int:
     """The player holding the highest position (R25) among developers on ``hexes``, or -1."""
-    dev, level = s.dev, s.level
-    return highest([(level[h], dev[h]) for h in hexes if dev[h] >= 0])
+    return highest_at(hexes, s.level, s.dev)
 
 
 def check_palace(s: GameState, a: Palace) -> int:

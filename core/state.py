@@ -31,7 +31,7 @@ from core.actions import (
     Token,
 )
 from core.errors import IllegalAction
-from core.groups import Groups, pond_at, pond_ring, village_groups
+from core.groups import Groups, pond_at, pond_ring, update_groups, village_groups, with_palace
 from core.hexmap import PRINTED_IRRIGATION, SIZE, HexMap, load_map
 
 AP_PER_TURN = 6
@@ -119,6 +119,9 @@ class GameState:
         self._tv = 0
         self._groups: Groups | None = None
         self._groups_version = -1
+        # The groups of the board before the last incremental update (version, groups): a
+        # ``pop`` after a tile or palace finds them here instead of recomputing from scratch.
+        self._groups_prev: tuple[int, Groups] | None = None
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -169,9 +172,26 @@ class GameState:
     def groups(self) -> Groups:
         """Village groups (R20–R22), cached per board version."""
         if self._groups_version != self._tv or self._groups is None:
+            prev = self._groups_prev
+            if prev is not None and prev[0] == self._tv:
+                self._groups_prev = (
+                    (self._groups_version, self._groups) if self._groups is not None else None
+                )
+                self._groups_version, self._groups = prev
+                return prev[1]
             self._groups = village_groups(self.map.hexes, self.terrain, self.map.nbrs, self.palace, SIZE)
             self._groups_version = self._tv
         return self._groups
+
+    def _touch_groups(self, update: Any) -> None:
+        """New board version; a valid cached ``groups()`` is updated incrementally (not
+        recomputed) by ``update(groups)``, and kept for the ``pop`` that comes back to it."""
+        old_v, old_g = self._tv, self._groups
+        self._touch_terrain()
+        if old_g is not None and self._groups_version == old_v:
+            self._groups_prev = (old_v, old_g)
+            self._groups = update(old_g)
+            self._groups_version = self._tv
 
     def developers(self, player: int | None = None) -> list[int]:
         return [h for h in self.map.hexes if self.dev[h] >= 0 and (player is None or self.dev[h] == player)]
@@ -317,7 +337,8 @@ class GameState:
             self._w(self.terrain, h, t)
             self._w(self.top, h, index)
         self.turn.tile_placed = True
-        self._touch_terrain()
+        terrain, nbrs, palace = self.terrain, self.map.nbrs, self.palace
+        self._touch_groups(lambda g: update_groups(g, a.hexes, terrain, nbrs, palace))
         # R38: ponds next to a hex that was bare may now be enclosed.
         seen: set[int] = set()
         for h in was_bare:
@@ -358,7 +379,7 @@ class GameState:
         self._w(self.fest, a.hex, False)
         self.turn.palaces_changed.append(a.hex)
         self.players[self.to_move].score += a.value // 2  # R29
-        self._touch_terrain()
+        self._touch_groups(lambda g: with_palace(g, a.hex))
 
     def _do_irrigate(self, a: Irrigate) -> None:
         self.irrigation_supply -= 1
