@@ -110,7 +110,7 @@ def test_r32_tie_left_by_a_drop_out_is_asked_by_the_last_to_reach_it() -> None:
     s = city_position(hands=[["D", "DM", "DP"], ["DP", "D"], ["DM", "DP", "D"], ["DP", "D", "DM"]],
                       developers=DEVS4, palace_value=8, face_up="D")
     deciders = []
-    for a in "festival F4 D; bid DP; bid DM+DP; bid D+DP; bid DM; pass; agree; agree".split("; "):
+    for a in ["festival F4 D", "bid DP", "bid DM+DP", "bid D+DP", "bid DM", "pass", "agree", "agree"]:
         deciders.append(s.current_player())
         s.push(parse_action(a))
     assert deciders == [0, 1, 2, 3, 0, 1, 2, 3]
