@@ -33,9 +33,6 @@ JSON layout (position key ``festival``; hexes by name, players by index)::
      "status": ["in", "pending", "pending", "out"],  # per player: in / out / pending (join round)
      "tie_maker": 0,                 # the last player to reach the highest total, or null
      "agreed": []}                   # players who agreed in the current agreement phase
-
-Decision (no rule covers it): if the face-up slot is empty when a festival resolves, a card is
-turned up from the deck (R36) so festivals stay possible.
 """
 
 from __future__ import annotations
@@ -341,8 +338,6 @@ def _resolve(s: GameState, f: FestivalState, winners: list[int], alone: bool) ->
     for p in range(s.n_players):
         s.discard.extend(f.bids[p])
     s._w(s.fest, f.palace, True)
-    if s.face_up is None:
-        s.face_up = s._deal()
     s.festival = None
     s.finish_turn()
 
