@@ -1,0 +1,78 @@
+"""Snapshot tests of the board in the app at 120x40 (pytest-textual-snapshot): an empty board,
+a mid-game with terraces, developers and a palace, and the end of a game.
+
+Regenerate with ``pytest tests/test_app_snapshots.py --snapshot-update`` and look at the SVGs in
+``tests/__snapshots__/`` before committing them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.actions import parse_actions
+from core.state import GameState
+from tui.app import create_app
+from tui.saves import Game
+
+SIZE = (120, 40)
+
+
+@pytest.fixture(autouse=True)
+def kraton_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("KRATON_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+MID_GAME = [
+    "tile A6v A7r B6r; enter A6; end", "tile L9v M10r; end",
+    "tile A8v B7r B8r; enter A7; end", "tile L6v L7r; end",
+    "tile A12v A13r B12r; enter A8; end", "tile K18v L18r; end",
+    "tile A14v B13r B14r; enter A12; end", "tile K16v L16r; end",
+    "tile A13v A14r B13r; enter A13; end", "tile K14v K13r; end",
+    "tile B5v C5r C6r; enter A14; end", "tile L8v K8r; end",
+    "tile B5v B6r C6r; enter B5; end", "tile L7v K8r; end",
+    "tile B9v B10r C10r; enter B6; end", "tile K5v L5r; end",
+    "tile B11v C11r C12r; enter B7; end", "tile K4v K3r; palace B11 2; end",
+    "tile B10v C10r C11r; enter B8; end", "tile J18v J17r; end",
+    "tile J17v J18r K18r; enter B9; palace B11 4; end", "tile J16v K17r; end",
+    "tile J16v K16r K17r; enter B10; end", "tile J17v K17r; end",
+]
+
+
+def mid_game() -> GameState:
+    """A fixed game of 24 turns: terraces up to level 3 (R12, R13), developers, a palace 4."""
+    s = GameState.new(3, seed=11, names=["Ann", "Bob", "Cid"])
+    s.to_move = 0
+    for a in parse_actions("; ".join(MID_GAME)):
+        s.push(a)
+    return s
+
+
+def game_of(s: GameState) -> Game:
+    g = Game.new(s, [None] * s.n_players)
+    return g
+
+
+def test_snapshot_empty_board(snap_compare: Any) -> None:
+    s = GameState.new(3, seed=1, names=["Ann", "Bob", "Cid"])
+    s.to_move = 0
+    assert snap_compare(create_app(game=game_of(s), step_delay=0), terminal_size=SIZE)
+
+
+def test_snapshot_mid_game_terraces(snap_compare: Any) -> None:
+    s = mid_game()
+    assert max(s.level) >= 3 and any(s.palace) and any(d >= 0 for d in s.dev)
+    assert snap_compare(create_app(game=game_of(s), step_delay=0), terminal_size=SIZE,
+                        press=["t"])
+
+
+def test_snapshot_end_of_game_r40(snap_compare: Any) -> None:
+    s = mid_game()
+    s.last_round = []
+    for p in s.players:
+        p.final_counted = True
+    assert s.is_terminal()
+    assert snap_compare(create_app(game=game_of(s), step_delay=0), terminal_size=SIZE)
