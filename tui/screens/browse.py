@@ -64,7 +64,7 @@ class BrowseScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="browse"):
             with Vertical(id="browse-list"):
-                yield Label(f"{escape(str(self.folder))}", id="browse-folder")
+                yield Label(f"{escape(str(self.folder))}\nEnter opens, a studies", id="browse-folder")
                 yield OptionList(*[Option(self.label(p), id=str(i)) for i, p in enumerate(self.files)],
                                  id="files")
             with Vertical(id="browse-preview"):
@@ -78,7 +78,7 @@ class BrowseScreen(Screen[None]):
         except KratonError:
             kind = "broken"
         rel = p.relative_to(self.folder) if p.is_relative_to(self.folder) else p
-        return f"{kind:<8} {escape(str(rel))}"
+        return f"{kind:<9}{escape(str(rel))}"
 
     def on_mount(self) -> None:
         board = self.query_one(BoardView)

@@ -80,8 +80,8 @@ class SaveDialog(ModalScreen[tuple[str, str] | None]):
             yield Label("Save", classes="dialog-title")
             yield Input(self.path, id="save-path")
             with Horizontal(classes="buttons"):
-                yield Button("Save game (Enter)", id="game", variant="primary")
-                yield Button("Save position", id="position")
+                yield Button("Save game (Enter)", id="save-game", variant="primary")
+                yield Button("Save position", id="save-position")
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
@@ -94,7 +94,8 @@ class SaveDialog(ModalScreen[tuple[str, str] | None]):
         if event.button.id == "cancel":
             self.dismiss(None)
             return
-        self.dismiss((event.button.id or "game", self.query_one(Input).value))
+        kind = "position" if event.button.id == "save-position" else "game"
+        self.dismiss((kind, self.query_one(Input).value))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -7,8 +7,10 @@ only previews (``tui.turn``) and shows the engine's message with its R-number.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.markup import escape
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -37,6 +39,14 @@ from tui.turn import (
 )
 
 SIZE_CYCLE = {3: 2, 2: 1, 1: 3}
+
+
+def turn_start(history: list[Action]) -> int:
+    """Index of the first action of the turn in progress (after the last ``end``)."""
+    for i in range(len(history) - 1, -1, -1):
+        if isinstance(history[i], End):
+            return i + 1
+    return 0
 
 
 class GameScreen(Screen[None]):
@@ -76,7 +86,7 @@ class GameScreen(Screen[None]):
         self.targets: dict[int, int] = {}
         self.message = ""
         self.busy = False
-        self.turn_start = len(game.state.history)
+        self.turn_start = turn_start(game.state.history)
         self.final_counts: dict[int, int] = {}
         self.players: dict[int, Any] = {}
 
@@ -111,7 +121,7 @@ class GameScreen(Screen[None]):
         return self.game.computer[p] is None
 
     def pname(self, p: int) -> str:
-        return f"{PLAYER_LETTERS[p]} {self.state.players[p].name}"
+        return f"{PLAYER_LETTERS[p]} {escape(self.state.players[p].name)}"
 
     def refresh_all(self) -> None:
         s = self.state
@@ -134,7 +144,7 @@ class GameScreen(Screen[None]):
         rows = ["[b]Scores[/b]   pts dev  2t 1r 1v tok"]
         for i, p in enumerate(s.players):
             mark = ">" if i == me else " "
-            rows.append(f"{mark}{PLAYER_LETTERS[i]} {p.name[:8]:<8}"
+            rows.append(f"{mark}{PLAYER_LETTERS[i]} {escape(f'{p.name[:8]:<8}')}"
                         f"{p.score:>3} {p.developers_off:>3} {p.doubles:>3}{p.rice:>3}{p.villages:>3}"
                         f"{p.tokens:>4}")
         self.query_one("#scores", Static).update("\n".join(rows))
@@ -164,12 +174,12 @@ class GameScreen(Screen[None]):
         if who < 0:
             return "[b]Hand[/b] hidden (R44)"
         hand = ", ".join(s.players[who].hand) or "no cards"
-        return f"[b]Hand of {s.players[who].name}[/b]: {hand}"
+        return f"[b]Hand of {escape(s.players[who].name)}[/b]: {hand}"
 
     def log_text(self) -> str:
         s = self.state
         movers = self.game.movers
-        lines = [f"{PLAYER_LETTERS[p]} {a}" for p, a in zip(movers, s.history)][-12:]
+        lines = [f"{PLAYER_LETTERS[p]} {a}" for p, a in zip(movers, s.history)][-20:]
         return "[b]Log[/b]\n" + ("\n".join(lines) if lines else "-")
 
     def mode_text(self) -> str:
@@ -560,7 +570,10 @@ class GameScreen(Screen[None]):
         self.refresh_all()
 
     def action_save(self) -> None:
-        default = self.game.path or str(saves_dir() / f"game-{time.strftime('%Y%m%d-%H%M%S')}.json")
+        path = self.game.path
+        if path and Path(path).resolve() == autosave_path().resolve():
+            path = None
+        default = path or str(saves_dir() / f"game-{time.strftime('%Y%m%d-%H%M%S')}.json")
 
         def done(result: tuple[str, str] | None) -> None:
             if result is None:

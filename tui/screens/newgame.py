@@ -56,7 +56,7 @@ class NewGameScreen(Screen[Game]):
                                  allow_blank=False, id=f"kind-{i}")
             with Horizontal(classes="buttons"):
                 yield Button("Start (Enter)", id="start", variant="primary")
-                yield Button("Browse saves (b)", id="browse")
+                yield Button("Browse saves (b)", id="go-browse")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -72,7 +72,7 @@ class NewGameScreen(Screen[Game]):
             self.show_rows(event.value)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "browse":
+        if event.button.id == "go-browse":
             self.action_browse()
         else:
             self.action_start()
