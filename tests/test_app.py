@@ -221,3 +221,123 @@ def test_tile_shape_cells_are_a_tile_r10() -> None:
                 assert all(b in m.nbrs[a] for a in hexes for b in hexes if a != b and m.on_map(b))
                 assert sum(1 for _, t in cells if t == 2) == 1
                 Tile(cells)  # a valid action value
+
+
+@aio
+async def test_festival_bidding_dialog_for_each_human_r30_r32() -> None:
+    """f on a palace offers the openings (R30); the other human then gets a bidding dialog
+    (R32) and his choice goes through the engine."""
+    from core.actions import Festival, Pass
+    from tests.festival_positions import city_position
+    from tui.screens.dialogs import ChoiceDialog
+
+    s = city_position(players=2, hands=[["D", "M"], ["D", "DM"]], developers={"F5": 0, "F6": 1})
+    game = Game.new(s, [None, None])
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        screen.board.move_cursor_to(parse_hex("F4"))
+        await pilot.press("f")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceDialog)
+        offered = [a for _, a in app.screen.options]
+        assert offered and all(isinstance(a, Festival) for a in offered)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(s.history[-1], Festival) and s.festival is not None
+        assert isinstance(app.screen, ChoiceDialog)  # Bob's decision
+        assert s.players[1].name in app.screen.title_text
+        choices = [a for _, a in app.screen.options]
+        assert Pass() in choices
+        index = choices.index(Pass())
+        await pilot.press(*["down"] * index, "enter")
+        await pilot.pause()
+        assert Pass() in s.history
+        assert app.screen is screen
+
+
+@aio
+async def test_mouse_click_moves_cursor_and_second_click_confirms() -> None:
+    """A click puts the cursor on the hex under the mouse (core.drawing.hex_at); a second
+    click on the same hex confirms the previewed tile."""
+    from tui.board import hex_origin
+
+    game = two_humans()
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        h = parse_hex("E8")
+        x, y = hex_origin(h)
+        await pilot.press("t")
+        await pilot.click("#board", offset=(x + 1, y))
+        assert screen.board.cursor == h and not game.state.tiles
+        await pilot.click("#board", offset=(x + 1, y + 1))
+        await pilot.pause()
+        assert len(game.state.tiles) == 1 and h in dict(game.state.tiles[0])
+
+
+@aio
+async def test_only_the_deciding_humans_hand_shows_r44() -> None:
+    """Hot-seat: the panel shows the mover's hand only; with one human, always his (R44)."""
+    game = two_humans()
+    s = game.state
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        assert screen.hand_text().startswith(f"[b]Hand of {s.players[0].name}")
+        await pilot.press("t", "enter", "E")
+        assert s.to_move == 1
+        assert screen.hand_text().startswith(f"[b]Hand of {s.players[1].name}")
+        game.computer = [None, "random"]
+        assert screen.hand_text().startswith(f"[b]Hand of {s.players[0].name}")
+        game.computer = ["random", "random"]
+        assert "hidden" in screen.hand_text()
+
+
+@aio
+async def test_board_scrolls_to_the_cursor_in_a_small_terminal() -> None:
+    """At 60x20 the board scrolls so that the cursor stays in view."""
+    from tui.board import hex_origin
+
+    game = two_humans()
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        board = screen.board
+        for _ in range(12):
+            await pilot.press("j")
+        for _ in range(8):
+            await pilot.press("l")
+        await pilot.pause()
+        x, y = hex_origin(board.cursor)
+        sx, sy = board.scroll_offset
+        assert sy > 0
+        assert sy <= y < sy + board.size.height
+        assert sx <= x < sx + board.size.width
+
+
+@aio
+async def test_study_screen_reports_cities_and_final_count_r41() -> None:
+    """a opens the study view: city rankings and the projected final count (R41); the solver
+    answers, or a clear message says it is not available."""
+    from tui.screens.study import StudyScreen
+
+    game = two_humans("tile B6v B7r C7r", "enter B6", "tile C6v", "palace C6 2")
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        await pilot.pause()
+        study = app.screen
+        assert isinstance(study, StudyScreen)
+        report = str(study.query_one("#report").render())
+        assert "C6" in report and "Projected final count" in report
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        solver = str(study.query_one("#solver").render())
+        assert "Best turn" in solver or "solver" in solver
+        await pilot.press("escape")
+        assert isinstance(app.screen, GameScreen)

@@ -138,7 +138,7 @@ class GameScreen(Screen[None]):
             if s.last_round is not None:
                 status += "\n[b]last round[/b] (R40)"
             if s.festival is not None:
-                status += "\n[b]festival in progress[/b] (R32)"
+                status += "\n" + self.festival_text()
             status += f"\nmode: {self.mode_text()}"
         self.query_one("#status", Static).update(status)
         rows = ["[b]Scores[/b]   pts dev  2t 1r 1v tok"]
@@ -164,6 +164,15 @@ class GameScreen(Screen[None]):
         if action in ("rotate", "rotate_back", "village"):
             return self.mode == "tile"
         return True
+
+    def festival_text(self) -> str:
+        """The bids so far (R32): cards are open on the table once bid."""
+        f = self.state.festival
+        parts = []
+        for p, (bid, st) in enumerate(zip(getattr(f, "bids", ()), getattr(f, "status", ()))):
+            parts.append(f"{PLAYER_LETTERS[p]} {'+'.join(bid) or '-'} ({st})")
+        where = hex_name(f.palace) if hasattr(f, "palace") else "?"
+        return f"[b]festival at {where}[/b] (R32): " + ", ".join(parts)
 
     def hand_text(self) -> str:
         """Only the hand of the human whose decision it is, or of the only human (R44)."""
