@@ -200,6 +200,12 @@ async def test_save_game_and_reload_replays_moves(kraton_home: Path) -> None:
         inp.value = str(target)  # type: ignore[attr-defined]
         await pilot.press("enter")
         await pilot.pause()
+    from core.position import read_json
+    from core.record import record_from_dict
+
+    rec = record_from_dict(read_json(str(target)))  # the project's java-game record (R44 API)
+    assert [str(a) for a in rec.actions] == [str(a) for a in game.state.history]
+    assert rec.tags["players"] == "human,human"
     loaded = load_game(target)
     assert [str(a) for a in loaded.state.history] == [str(a) for a in game.state.history]
     assert loaded.state.tiles == game.state.tiles

@@ -1,9 +1,9 @@
 """Saving and loading from the app: positions (notation.md) and game records, always atomic.
 
-A game record is a position file with ``format`` ``java-game`` (so ``kraton validate`` reads
-it as the current position) plus ``start`` (the position the game began from), ``moves`` (every
-action since, in notation) and ``app`` (which players the computer plays). Loading a record
-replays ``moves`` from ``start``, so undo and the turn log work after a reload.
+A game record is ``core.record``'s ``java-game`` file (the start position, ``actions`` in
+notation, ``tags``), so ``kraton replay`` reads what the app saves; the tag ``players`` says who
+is human and which computer player plays each seat (``human,random,random``). Loading a record
+replays the actions from the start, so undo and the turn log work after a reload.
 """
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.actions import parse_actions
+from core.actions import Action
 from core.errors import IllegalAction, KratonError, PositionError
 from core.position import position_from_dict, position_to_dict, read_json, write_json_atomic
+from core.record import FORMAT as GAME_FORMAT
+from core.record import GameRecord, record_from_dict
 from core.state import GameState
 
-GAME_FORMAT = "java-game"
+HUMAN = "human"
 
 
 def home_dir() -> Path:
@@ -52,12 +54,9 @@ class Game:
         return cls(state, position_to_dict(state), computer)
 
     def record(self) -> dict[str, Any]:
-        d = position_to_dict(self.state)
-        d["format"] = GAME_FORMAT
-        d["start"] = self.start
-        d["moves"] = "; ".join(str(a) for a in self.state.history)
-        d["app"] = {"computer": self.computer}
-        return d
+        rec = GameRecord(dict(self.start), list(self.state.history),
+                         {"players": ",".join(c or HUMAN for c in self.computer)})
+        return rec.to_dict()
 
 
 def save_game(game: Game, path: str | os.PathLike[str]) -> None:
@@ -71,16 +70,15 @@ def save_position_only(game: Game, path: str | os.PathLike[str]) -> None:
     write_json_atomic(str(path), d)
 
 
-def _replay(start: dict[str, Any], moves: str, base: str) -> tuple[GameState, list[int]]:
+def _replay(start: dict[str, Any], actions: list[Action], base: str) -> tuple[GameState, list[int]]:
     s = position_from_dict(start, base)
     movers = []
-    actions = parse_actions(moves)
     for i, a in enumerate(actions, start=1):
         movers.append(s.current_player())
         try:
             s.push(a)
         except IllegalAction as e:
-            raise PositionError(f"moves: action {i} of {len(actions)}: {e}") from None
+            raise PositionError(f"actions: action {i} of {len(actions)}: {e}") from None
     return s, movers
 
 
@@ -91,17 +89,17 @@ def load_game(path: str | os.PathLike[str]) -> Game:
     d = read_json(p)
     try:
         s = position_from_dict(d, base)
-        computer: list[str | None] = [None] * s.n_players
         movers: list[int] = []
         start = position_to_dict(s)
-        if d.get("format") == GAME_FORMAT and isinstance(d.get("start"), dict):
-            s, movers = _replay(d["start"], str(d.get("moves", "")), base)
-            start = d["start"]
-        app = d.get("app")
-        if isinstance(app, dict) and isinstance(app.get("computer"), list):
-            names = app["computer"]
-            if len(names) == s.n_players and all(n is None or isinstance(n, str) for n in names):
-                computer = list(names)
+        tags: dict[str, str] = {}
+        if isinstance(d, dict) and d.get("format") == GAME_FORMAT:
+            rec = record_from_dict(d)
+            s, movers = _replay(rec.start, rec.actions, base)
+            start, tags = rec.start, rec.tags
+        computer: list[str | None] = [None] * s.n_players
+        seats = [x.strip() for x in tags.get("players", "").split(",")]
+        if len(seats) == s.n_players:
+            computer = [None if x in ("", HUMAN) else x for x in seats]
         puzzle = d.get("puzzle") if isinstance(d.get("puzzle"), dict) else None
     except KratonError as e:
         msg = str(e)
