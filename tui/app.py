@@ -3,6 +3,7 @@ the tests alike, so both run exactly the same code."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -28,6 +29,11 @@ class KratonApp(App[None]):
         self.initial_game = game
 
     def on_mount(self) -> None:
+        # The terminal's own colours by default (ansi-dark); KRATON_THEME picks another theme
+        # (any name of the command palette's "Change theme"), e.g. textual-dark.
+        wanted = os.environ.get("KRATON_THEME", "ansi-dark")
+        if wanted in self.available_themes:
+            self.theme = wanted
         if self.initial_game is not None:
             self.open_game(self.initial_game)
         elif self.mode_name == "browse":
