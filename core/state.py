@@ -425,6 +425,12 @@ class GameState:
         """End the mover's turn: final count in the last round (R40, R41), next player."""
         from core.scoring import final_count
 
+        if self.last_round is None and not self.turn.tile_placed:
+            from core.endgame import no_tile_can_ever_be_placed
+
+            if no_tile_can_ever_be_placed(self):  # a dead board ends the game (core/endgame.py)
+                k = self.n_players
+                self.last_round = [(self.to_move + i) % k for i in range(1, k)]
         if self.last_round is not None:
             me = self.players[self.to_move]
             if not me.final_counted:
