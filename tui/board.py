@@ -139,9 +139,9 @@ class BoardView(ScrollView, can_focus=True):
             cells.append(row)
         for h, ov in self.overlays.items():
             x, y = hex_origin(h)
-            for part, text in ((0, ov.top), (1, ov.bottom)):
+            for part, over in ((0, ov.top), (1, ov.bottom)):
                 line = cells[y + part]
-                base = [line[x + i][0] for i in range(3)] if text is None else list(f"{text:<3}"[:3])
+                base = [line[x + i][0] for i in range(3)] if over is None else list(f"{over:<3}"[:3])
                 for i in range(3):
                     line[x + i] = (base[i], ov.style)
         self._cells = cells

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 from core.actions import RICE, VILLAGE, Action, End, Enter, Exit, Move, Palace, Tile
 from core.errors import IllegalAction, KratonError
@@ -130,7 +131,13 @@ def player_names() -> tuple[str, ...]:
     return tuple(PLAYER_NAMES)
 
 
-def make_computer(name: str, seed: int) -> object:
+class Chooser(Protocol):
+    """What the app needs of a computer player (``analysis.players.Player``)."""
+
+    def choose(self, state: GameState) -> Action: ...
+
+
+def make_computer(name: str, seed: int) -> Chooser:
     """A computer player from ``analysis.players.make_player`` (the fallback if it is absent)."""
     try:
         from analysis.players import make_player

@@ -356,7 +356,7 @@ class GameScreen(Screen[None]):
             copy = s.copy()
             steps += 1
             try:
-                action = player.choose(copy)  # type: ignore[attr-defined]
+                action = player.choose(copy)
             except KratonError as e:
                 self.app.call_from_thread(self.say, f"computer player failed: {e}")
                 break

@@ -23,7 +23,7 @@ SOLVER_SECONDS = 10.0
 
 def solve_best(state: GameState, time_limit: float = SOLVER_SECONDS) -> Any:
     """``analysis.solver.solve`` (written alongside); raises ImportError when it is absent."""
-    from analysis.solver import solve  # type: ignore[import-not-found]
+    from analysis.solver import solve  # type: ignore[attr-defined,unused-ignore]
 
     return solve(state, engine="cpsat", time_limit=time_limit)
 
