@@ -9,7 +9,7 @@ only the lines of the two hexes concerned (``refresh_lines``), never the whole w
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -104,6 +104,7 @@ class BoardView(ScrollView, can_focus=True):
         self.overlays: dict[int, Overlay] = {}
         self.cursor = self._first_hex(state)
         self.show_cursor = True
+        self.on_cursor: Callable[[int], None] | None = None
         self._lines: list[list[tuple[str, str]]] = []
         self._cells: list[list[tuple[str, str]]] = []  # per line: (char, style) per column
         self._rebuild()
@@ -194,7 +195,10 @@ class BoardView(ScrollView, can_focus=True):
             self.refresh_lines(y, 2)
         x, y = hex_origin(h)
         self.scroll_to_region(Region(x - 1, y - 1, CELL + 2, 4), animate=False, immediate=True)
-        self.post_message(self.CursorMoved(h))
+        if self.on_cursor is not None:
+            self.on_cursor(h)  # synchronous, so a key right after sees the new message
+        else:
+            self.post_message(self.CursorMoved(h))
 
     def step_cursor(self, dr: int, dc: int) -> None:
         """Move by rows / columns, skipping gaps in the map (arrows, hjkl)."""

@@ -108,6 +108,7 @@ class GameScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        self.board.on_cursor = self.cursor_moved
         self.board.focus()
         self.refresh_all()
         self.call_after_refresh(self.after_action)
@@ -229,14 +230,14 @@ class GameScreen(Screen[None]):
         self.query_one("#message", Static).update(text)
 
     # ------------------------------------------------------------------ events
-    def on_board_view_cursor_moved(self, event: BoardView.CursorMoved) -> None:
+    def cursor_moved(self, h: int) -> None:
         if self.mode == "tile":
             self.board.set_overlays(self.overlays())
             self.say(self.message)
-        elif self.mode in ("enter", "move") and event.hex in self.targets:
-            self.say(f"{hex_name(event.hex)}: {self.targets[event.hex]} AP")
+        elif self.mode in ("enter", "move") and h in self.targets:
+            self.say(f"{hex_name(h)}: {self.targets[h]} AP")
         else:
-            self.say(self.describe(event.hex))
+            self.say(self.describe(h))
 
     def on_board_view_hex_clicked(self, event: BoardView.HexClicked) -> None:
         if event.button == 3 and self.mode == "tile":
