@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.actions import Action, End, Festival, parse_action
 from core.errors import KratonError
 from core.position import position_from_dict, position_to_dict
 from core.state import GameState
+
+if TYPE_CHECKING:
+    from core.record import GameRecord
 
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
 MAX_ACTIONS = 20000  # a safety stop for automatic play; real games take about 1,000 actions
@@ -81,7 +84,7 @@ class Game:
         """The position as ``player`` may see it (R44); see ``observation``."""
         return observation(self.state, player)
 
-    def record(self, tags: dict[str, str] | None = None) -> Any:
+    def record(self, tags: dict[str, str] | None = None) -> GameRecord:
         from core.record import GameRecord
 
         return GameRecord(self.start, list(self.actions), dict(tags or {}))

@@ -18,11 +18,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.actions import Action, parse_action
 from core.errors import IllegalAction, KratonError, NotationError, PositionError
 from core.position import position_from_dict, read_json, write_json_atomic
+
+if TYPE_CHECKING:
+    from core.game import Game
+    from core.state import GameState
 
 FORMAT = "java-game"
 
@@ -37,14 +41,14 @@ class GameRecord:
     actions: list[Action]
     tags: dict[str, str] = field(default_factory=dict)
 
-    def start_state(self, base_dir: str | None = None) -> Any:
+    def start_state(self, base_dir: str | None = None) -> GameState:
         try:
             return position_from_dict(self.start, base_dir)
         except PositionError as e:
             raise RecordError(f"start position: {e}") from None
 
     def replay(self, upto: int | None = None, base_dir: str | None = None,
-               on_action: Callable[[int, Action, Any], None] | None = None) -> Any:
+               on_action: Callable[[int, Action, Game], None] | None = None) -> Game:
         """Replay from the start (the first ``upto`` actions) and return a ``core.game.Game``;
         ``on_action(i, action, game)`` runs after each. An illegal action is a RecordError naming
         its number and rule."""
@@ -63,7 +67,7 @@ class GameRecord:
                 on_action(i, a, g)
         return g
 
-    def to_dict(self, result: Any = None) -> dict[str, Any]:
+    def to_dict(self, result: Game | None = None) -> dict[str, Any]:
         """The record as JSON; ``result`` (a finished ``Game``) adds the result key."""
         d = dict(self.start)
         d["format"] = FORMAT
@@ -75,7 +79,7 @@ class GameRecord:
         return d
 
 
-def result_of(g: Any) -> dict[str, Any]:
+def result_of(g: Game) -> dict[str, Any]:
     """The ``result`` key of a game (a ``core.game.Game``)."""
     return {"scores": [p.score for p in g.state.players], "winners": g.winners() if g.is_terminal() else [],
             "turns": g.turns, "actions": len(g.actions), "over": g.is_terminal()}
@@ -105,7 +109,7 @@ def record_from_dict(d: Any) -> GameRecord:
     return GameRecord(start, actions, {str(k): str(v) for k, v in tags.items()})
 
 
-def check_result(d: dict[str, Any], g: Any) -> None:
+def check_result(d: dict[str, Any], g: Game) -> None:
     """A stored ``result`` must be what the replay gives (after all the actions)."""
     want = d.get("result")
     if want is None:
@@ -128,7 +132,7 @@ def load_record(path: str) -> tuple[GameRecord, dict[str, Any]]:
     return rec, d
 
 
-def replay_file(path: str, upto: int | None = None) -> Any:
+def replay_file(path: str, upto: int | None = None) -> Game:
     """Load, replay and check a game file; returns the ``core.game.Game`` after the replay."""
     rec, d = load_record(path)
     try:
@@ -140,7 +144,7 @@ def replay_file(path: str, upto: int | None = None) -> Any:
     return g
 
 
-def save_record(rec: GameRecord, path: str, result: Any = None) -> None:
+def save_record(rec: GameRecord, path: str, result: Game | None = None) -> None:
     """Write a record atomically (``result``: the finished ``Game``, optional)."""
     write_json_atomic(path, rec.to_dict(result))
 

@@ -45,7 +45,8 @@ def result_line(g: Game) -> str:
         verdict = f"winner{'s' if len(g.winners()) > 1 else ''}: {w} (R43)"
     else:
         verdict = f"not over: {s.players[s.current_player()].name} to act"
-    return (f"{g.turns} turns, {len(g.actions)} actions, {g.festivals} festivals; "
+    fests = f"{g.festivals} festival{'' if g.festivals == 1 else 's'}"
+    return (f"{g.turns} turns, {len(g.actions)} actions, {fests}; "
             f"final scores: {scores}; {verdict}")
 
 
