@@ -134,12 +134,13 @@ def test_cli_replay_errors_are_one_line_exit_2(tmp_path: Path, capsys, content: 
 
 
 def test_festival_decisions_round_trip_through_files_with_apply(tmp_path: Path, capsys) -> None:
-    """``kraton apply`` drives a festival step by step through saved positions (R32)."""
+    """``kraton apply`` drives a festival step by step through saved positions (R32); a bare
+    ``festival F4`` opens with the least-worth matching card, D (notation.md)."""
     hands = [["D", "DP", "D"], ["M", "M"], ["DM", "MP", "D"], ["DP", "MP"]]
     devs = {"F5": 0, "F6": 1, "F7": 2, "F8": 3}
     start = tmp_path / "start.json"
     save_position(city_position(hands=hands, developers=devs), str(start))
-    steps = ["festival F4 D; bid M", "bid DM", "pass; bid DP", "pass; bid MP; bid D", "agree"]
+    steps = ["festival F4; bid M", "bid DM", "pass; bid DP", "pass; bid MP; bid D", "agree"]
     prev = start
     for i, step in enumerate(steps):
         nxt = tmp_path / f"step{i}.json"
