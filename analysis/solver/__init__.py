@@ -1,0 +1,47 @@
+"""The best-turn solver (issue 5): the most points the mover can score this turn, exactly.
+
+    from analysis.solver import solve, SolveResult
+    r = solve(state, engine="cpsat")   # or "bnb", "brute"; time_limit in seconds or None
+
+Three engines share one objective (``common.Outcome``): ``brute`` (every legal sequence, the
+reference), ``bnb`` (branch and bound) and ``cpsat`` (OR-Tools CP-SAT over scoring recipes,
+proved by an admissible bound or finished by branch and bound). ``optimal`` is True only when
+the engine proved the line best. ``solve`` never changes ``state``.
+"""
+
+from __future__ import annotations
+
+from core.errors import KratonError
+from core.state import GameState
+
+from analysis.solver.common import SolveResult
+
+ENGINES = ("cpsat", "bnb", "brute")
+
+
+def solve(state: GameState, engine: str = "cpsat", time_limit: float | None = None) -> SolveResult:
+    """The best line for the player to move this turn (see the module docstring)."""
+    if state.festival is not None:
+        raise KratonError("a festival is being bid; the solver answers for a turn's actions (R30–R32)")
+    if state.is_terminal():
+        raise KratonError("the game is over (R40): there is no turn to solve")
+    if engine == "brute":
+        from analysis.solver.brute import solve_brute
+
+        return solve_brute(state, time_limit)
+    if engine == "bnb":
+        from analysis.solver.bnb import solve_bnb
+
+        return solve_bnb(state, time_limit)
+    if engine == "cpsat":
+        try:
+            from analysis.solver.cpsat import solve_cpsat
+        except ImportError:  # the CP-SAT engine not there yet: exact branch and bound
+            from analysis.solver.bnb import solve_bnb
+
+            return solve_bnb(state, time_limit)
+        return solve_cpsat(state, time_limit)
+    raise KratonError(f"unknown solver engine '{engine}' (one of {', '.join(ENGINES)})")
+
+
+__all__ = ["ENGINES", "SolveResult", "solve"]

@@ -1,0 +1,82 @@
+"""An admissible upper bound on the points the mover can still score this turn.
+
+Used by branch and bound to prune and by the CP-SAT engine's proof. Every term over-estimates:
+
+- palaces (R28, R29): each palace action costs 1 AP and earns half its value. In a group where
+  the mover holds the highest position now it is one action; anywhere else the mover must first
+  change the ranking or the group (a developer in, a tile), so at least 2 AP. A value is never
+  above the supply's largest piece, nor above every village hex on the board plus one per tile.
+- ponds (R38): a pond can be enclosed only if its bare neighbours can be covered, at most 3 per
+  AP; it then pays 3 per space at most once. Each irrigation (1 AP) adds at most one space.
+- festival (R30–R34): at most half the largest palace value, for 0 AP.
+A small knapsack over these items with the AP left gives the bound.
+"""
+
+from __future__ import annotations
+
+from core.actions import VILLAGE
+from core.groups import all_ponds, pond_ring
+from core.legality import PALACE_VALUES
+from core.state import GameState
+
+
+def _value_cap(s: GameState, ap: int) -> int:
+    villages = sum(1 for h in s.map.hexes if s.terrain[h] == VILLAGE and s.level[h] > 0)
+    top = max((v for v in PALACE_VALUES if s.palace_supply[v] > 0), default=0)
+    return min(top, villages + ap)
+
+
+def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> int:
+    """Most points the mover could still score with ``ap`` AP (default: AP left, no token)."""
+    if ap is None:
+        ap = s.turn.ap
+    me = s.to_move
+    cap = _value_cap(s, ap)
+    items: list[tuple[int, int]] = []  # (cost, points)
+    if ap >= 1 and cap >= 2:
+        g = s.groups()
+        changed = set(s.turn.palaces_changed)
+        villages = sum(len(m) for gi, m in enumerate(g.members) if g.palace[gi] < 0)
+        for gi, members in enumerate(g.members):
+            ph = g.palace[gi]
+            if ph >= 0 and ph in changed:
+                continue
+            # A developer already in the group may climb inside it for 0 AP (R27), so only
+            # "has a developer there" is safe for a 1-AP palace.
+            if any(s.dev[h] == me for h in members):
+                old = s.palace[ph] if ph >= 0 else 0
+                grow = 0 if ap == 1 else ap - 1 + villages - (len(members) if ph < 0 else 0)
+                v = min(cap, len(members) + grow)
+                v -= v % 2
+                if v > old:
+                    items.append((1, v // 2))
+        for _ in range(ap // 2):
+            items.append((2, cap // 2))
+    pond_points, pond_cost = 0, 99
+    if ap >= 1:
+        for pond in all_ponds(s.map.hexes, s.irrigated, s.map.nbrs):
+            ring = pond_ring(pond, s.map.nbrs)
+            bare = sum(1 for h in ring if s.level[h] == 0)
+            if bare == 0:
+                continue  # enclosed already: scored once, ever (R38)
+            need = -(-bare // 3)
+            if need <= ap:
+                pond_points += 3 * len(pond)
+                pond_cost = min(pond_cost, need)
+        if pond_points:
+            items.append((pond_cost, pond_points))
+        for _ in range(min(ap, s.irrigation_supply)):
+            items.append((1, 3))
+    best = [0] * (ap + 1)
+    for cost, pts in items:
+        for b in range(ap, cost - 1, -1):
+            if best[b - cost] + pts > best[b]:
+                best[b] = best[b - cost] + pts
+    fest = 0
+    if festivals:
+        from analysis.solver.common import festival_live
+
+        if festival_live():
+            cities = [s.palace[h] for h in s.map.hexes if s.palace[h] and not s.fest[h]]
+            fest = max([*cities, cap if ap >= 1 else 0], default=0) // 2
+    return best[ap] + fest

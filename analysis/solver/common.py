@@ -1,0 +1,212 @@
+"""Shared pieces of the three solver engines: the result, the objective, state keys, replay.
+
+The objective (issue 5): most points for the mover this turn — palaces (R29), ponds that fall to
+him (R38), festivals no opponent can take part in (R30–R34); ties broken by fewer points handed
+to opponents, then fewer AP spent, then not spending the action token (R7). An ``Outcome`` is
+that ordering as one tuple that Python compares lexicographically, bigger is better.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from core.actions import Action, Festival, Pass, Token, actions_text
+from core.errors import IllegalAction
+from core.state import GameState
+
+
+class Outcome(NamedTuple):
+    """What a line earns, ordered so that ``max`` picks the best (issue 5 tie-breaks)."""
+
+    points: int = 0
+    neg_handed: int = 0
+    neg_ap: int = 0
+    neg_token: int = 0
+
+    def __add__(self, o: object) -> Outcome:  # type: ignore[override]
+        assert isinstance(o, Outcome)
+        return Outcome(self.points + o.points, self.neg_handed + o.neg_handed,
+                       self.neg_ap + o.neg_ap, self.neg_token + o.neg_token)
+
+
+ZERO = Outcome()
+
+
+@dataclass
+class SolveResult:
+    """The best turn found. ``optimal`` is True only when the engine proved it (issue 5)."""
+
+    best: int
+    line: list[Action]
+    step_points: list[int]
+    optimal: bool
+    engine: str
+    seconds: float
+    handed: int = 0
+    ap_spent: int = 0
+    token_used: bool = False
+    nodes: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def line_text(self) -> str:
+        return actions_text(self.line)
+
+    def to_json(self) -> dict[str, object]:
+        return {"best": self.best, "line": self.line_text, "optimal": self.optimal,
+                "engine": self.engine, "seconds": round(self.seconds, 4),
+                "step_points": self.step_points, "handed": self.handed,
+                "ap_spent": self.ap_spent, "token_used": self.token_used, "nodes": self.nodes}
+
+
+class Deadline:
+    """A wall-clock limit shared by the searches; ``None`` means no limit."""
+
+    def __init__(self, limit: float | None) -> None:
+        self.start = time.perf_counter()
+        self.end = None if limit is None else self.start + limit
+        self.hit = False
+        self._tick = 0
+
+    def expired(self) -> bool:
+        if self.end is None:
+            return False
+        self._tick += 1
+        if self._tick & 63:
+            return self.hit
+        if time.perf_counter() > self.end:
+            self.hit = True
+        return self.hit
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+
+def others_score(s: GameState) -> int:
+    me = s.to_move
+    return sum(p.score for i, p in enumerate(s.players) if i != me)
+
+
+def step_outcome(s: GameState, a: Action) -> Outcome:
+    """Push ``a`` (raises IllegalAction) and return what it earned; the caller pops."""
+    me = s.to_move
+    mine, theirs, ap = s.players[me].score, others_score(s), s.turn.ap
+    s.push(a)
+    return Outcome(s.players[me].score - mine, -(others_score(s) - theirs),
+                   -max(0, ap - s.turn.ap) if not isinstance(a, Token) else 0,
+                   -1 if isinstance(a, Token) else 0)
+
+
+def may_end(s: GameState) -> bool:
+    """Whether the turn may end here: no land tile still owed and placeable (R8)."""
+    if s.festival is not None:
+        return False
+    return not (s.obligation_pending() and s.find_placement(s.turn.ap + s.token_bonus()) is not None)
+
+
+class KeyMaker:
+    """State keys relative to a root position: only the hexes written since the root (read from
+    the undo journal) and the small non-board fields, so a key costs O(changes), not O(map)."""
+
+    def __init__(self, root: GameState) -> None:
+        self.root = root.copy()
+
+    def __call__(self, s: GameState) -> tuple[object, ...]:
+        """Everything that decides what the rest of the turn can earn (scores excluded: the
+        value of a state is what it can still earn). Visible tiles stand in for ``top`` (R13)."""
+        r = self.root
+        touched = sorted({i for _, i, _ in s._journal})
+        board = []
+        for h in touched:
+            cell = (s.level[h], s.terrain[h], s.dev[h], s.palace[h], s.fest[h], s.irrigated[h],
+                    s.tiles[s.top[h]] if s.top[h] >= 0 else None)
+            if cell != (r.level[h], r.terrain[h], r.dev[h], r.palace[h], r.fest[h],
+                        r.irrigated[h], r.tiles[r.top[h]] if r.top[h] >= 0 else None):
+                board.append((h, cell))
+        t = s.turn
+        return (
+            tuple(board),
+            (t.ap, t.token_used, t.tile_placed, t.cards_drawn, tuple(sorted(t.palaces_changed))),
+            tuple(p.snapshot()[1:] for p in s.players), s.to_move,
+            None if s.last_round is None else tuple(s.last_round),
+            s.triples, s.irrigation_supply, tuple(s.palace_supply),
+            s.face_up, tuple(s.deck), tuple(s.discard), s.festival,
+        )
+
+
+def festival_live() -> bool:
+    """Whether core.festival implements festivals yet (part 2 replaces a placeholder)."""
+    from core import festival
+
+    return hasattr(festival, "from_json")
+
+
+def festival_outcome(s: GameState, opening: Festival) -> Outcome | None:
+    """Hold the festival ``opening`` and resolve it; None when an opponent could take part
+    (then its points are not the mover's to take, R32) or it is illegal. Restores ``s``."""
+    me = s.to_move
+    mine, theirs = s.players[me].score, others_score(s)
+    counted = 0
+    if s.last_round is not None and not s.players[me].final_counted:
+        from core.scoring import final_count
+
+        counted = final_count(s)[me]  # added when the festival ends the turn (R40, R41)
+    depth = 0
+    try:
+        s.push(opening)
+        depth = 1
+        while s.festival is not None:
+            options = list(s.legal_actions())
+            if s.current_player() == me or any(not isinstance(o, Pass) for o in options):
+                return None
+            s.push(Pass())
+            depth += 1
+        gain = s.players[me].score - mine - counted
+        return Outcome(gain, -(others_score(s) - theirs), 0, 0)
+    except IllegalAction:
+        return None
+    finally:
+        for _ in range(depth):
+            s.pop()
+
+
+def festival_openings(s: GameState) -> list[Festival]:
+    if s.festival is not None or not festival_live():
+        return []
+    from core import festival
+
+    found = [a for a in festival.openings(s) if isinstance(a, Festival)]
+    return sorted(found, key=lambda a: (len(a.cards or ()), str(a)))  # fewest cards first
+
+
+def replay(state: GameState, line: list[Action]) -> tuple[Outcome, list[int]]:
+    """Replay ``line`` on a copy through the engine (which has the last word); raises
+    IllegalAction when the engine refuses a step or the line leaves a tile owed (R8)."""
+    s = state.copy()
+    total = ZERO
+    steps = []
+    for a in line:
+        if isinstance(a, Festival):
+            o = festival_outcome(s, a)
+            if o is None:
+                raise IllegalAction(a, "R32", "an opponent could take part in this festival")
+            total = total + o
+            steps.append(o.points)
+            return total, steps
+        o = step_outcome(s, a)
+        total = total + o
+        steps.append(o.points)
+    if not may_end(s):
+        raise IllegalAction(line[-1] if line else Pass(), "R8", "the line leaves a land tile owed")
+    return total, steps
+
+
+def make_result(state: GameState, line: list[Action], optimal: bool, engine: str, seconds: float,
+                nodes: int = 0, notes: list[str] | None = None) -> SolveResult:
+    out, steps = replay(state, line)
+    return SolveResult(best=out.points, line=list(line), step_points=steps, optimal=optimal,
+                       engine=engine, seconds=seconds, handed=-out.neg_handed,
+                       ap_spent=-out.neg_ap, token_used=out.neg_token < 0, nodes=nodes,
+                       notes=list(notes or []))

@@ -1,0 +1,73 @@
+"""``kraton solve FILE`` (the best turn, issue 5) and ``kraton puzzles`` (the collection)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from core.errors import KratonError
+from core.position import load_position
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("solve", help="the best turn for the player to move (points per step)")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true", help='print {"best", "line", "optimal", ...}')
+    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="stop after S seconds (the answer is then marked not proven)")
+    p.add_argument("--engine", default="cpsat", choices=("cpsat", "bnb", "brute"))
+    p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("puzzles", help="list the puzzle collection (difficulty, theme, best)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--check", action="store_true", help="solve each puzzle and compare with its best")
+    p.add_argument("--time-limit", type=float, default=None, metavar="S")
+    p.set_defaults(func=cmd_puzzles)
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from analysis.solver import solve
+
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise KratonError("--time-limit must be a positive number of seconds")
+    s = load_position(args.file)  # read only: a solve never changes the file
+    r = solve(s, engine=args.engine, time_limit=args.time_limit)
+    if args.json:
+        print(json.dumps(r.to_json(), indent=2))
+        return 0
+    who = s.players[s.to_move].name
+    print(f"{who} to move, {s.turn.ap} AP left{' + token' if s.token_bonus() else ''}")
+    for a, pts in zip(r.line, r.step_points):
+        print(f"  {str(a):<32} {'+' + str(pts) if pts else ''}")
+    if not r.line:
+        print("  (nothing to do: no action scores)")
+    proof = "optimal (proved)" if r.optimal else "best found, NOT proved optimal (time limit)"
+    extra = f", {r.handed} handed to opponents" if r.handed else ""
+    print(f"best: {r.best} points, {r.ap_spent} AP{extra} — {proof}; {r.engine}, {r.seconds:.2f} s")
+    print(f"line: {r.line_text}")
+    return 0
+
+
+def cmd_puzzles(args: argparse.Namespace) -> int:
+    from puzzles import load_puzzles
+
+    rows = load_puzzles()
+    if args.check:
+        from analysis.solver import solve
+
+        bad = 0
+        for pz in rows:
+            r = solve(pz.state, time_limit=args.time_limit)
+            ok = r.best == pz.best and r.optimal
+            bad += not ok
+            print(f"{pz.id:<28} best {pz.best:>3}  solved {r.best:>3} {'ok' if ok else 'MISMATCH'}"
+                  f"  {r.seconds:.2f} s")
+        return 1 if bad else 0
+    if args.json:
+        print(json.dumps([pz.summary() for pz in rows], indent=2))
+        return 0
+    print(f"{'id':<28} {'difficulty':<10} {'theme':<22} {'AP':>3} {'best':>4}  map")
+    for pz in rows:
+        print(f"{pz.id:<28} {pz.difficulty:<10} {pz.theme:<22} {pz.ap:>3} {pz.best:>4}  {pz.map}")
+    print(f"{len(rows)} puzzles")
+    return 0
