@@ -78,7 +78,7 @@ class BrowseScreen(Screen[None]):
         except KratonError:
             kind = "broken"
         rel = p.relative_to(self.folder) if p.is_relative_to(self.folder) else p
-        return f"{kind:<9}{escape(str(rel))}"
+        return f"{kind:<9}{escape(str(rel.with_suffix('')))}"
 
     def on_mount(self) -> None:
         board = self.query_one(BoardView)

@@ -109,6 +109,12 @@ HELP = """\
                       on your own developer: pick it up to move it
   Esc                 cancel what is being done
 
+[b]A turn in short[/b]
+  Place at least one land tile (R8), spend the rest of your 6 AP, press E.
+  Developers enter on land at the edge of Java-Centre (next to the rim) or on
+  the rim itself (R26). A palace needs a village of 2+ hexes where one of your
+  developers stands highest (R25, R28); its value is at most the village's size.
+
 [b]Your turn[/b] (6 action points, R7)
   t          place a land tile; t again cycles its size 3 -> 2 -> 1
   r / R      rotate the tile (right click rotates too)
@@ -128,6 +134,7 @@ HELP = """\
   s          save the game (or the position)
   a          study this position: rankings, final count, best turn
   ?          this help          Ctrl+P  command palette          q  quit
+  colours    the terminal's own; Ctrl+P "theme" or KRATON_THEME picks another
 
 [b]Reading the board[/b]
   r2 rice on level 2, v3 village on level 3 (the darker, the higher)

@@ -189,8 +189,8 @@ class GameScreen(Screen[None]):
     def log_text(self) -> str:
         s = self.state
         movers = self.game.movers
-        lines = [f"{PLAYER_LETTERS[p]} {a}" for p, a in zip(movers, s.history)][-20:]
-        return "[b]Log[/b]\n" + ("\n".join(lines) if lines else "-")
+        lines = [f"{PLAYER_LETTERS[p]} {a}" for p, a in zip(movers, s.history)][-16:]
+        return "[b]Log[/b] (newest first)\n" + ("\n".join(reversed(lines)) if lines else "-")
 
     def mode_text(self) -> str:
         if self.mode == "tile":

@@ -21,11 +21,12 @@ from tui.board import BoardView
 SOLVER_SECONDS = 10.0
 
 
-def solve_best(state: GameState, time_limit: float = SOLVER_SECONDS) -> Any:
+def solve_best(state: GameState, time_limit: float | None = None) -> Any:
     """``analysis.solver.solve`` (written alongside); raises ImportError when it is absent."""
     from analysis.solver import solve  # type: ignore[attr-defined,unused-ignore]
 
-    return solve(state, engine="cpsat", time_limit=time_limit)
+    limit = SOLVER_SECONDS if time_limit is None else time_limit
+    return solve(state, engine="cpsat", time_limit=limit)
 
 
 def solver_text(result: Any) -> str:
