@@ -1,32 +1,99 @@
-"""``kraton analyze FILE… [--json]``: cities, rankings, ponds, projected final count."""
+"""``kraton analyze FILE… [--json]``: cities, rankings, who could build next, ponds, villages,
+the projected final count and the best turn.
+
+Several files make a batch: they are analysed in parallel processes (or on a Dask cluster with
+``--scheduler``) with a progress bar on stderr and a summary table at the end; a file that
+cannot be read is reported and the others go on (exit status 2 if any failed).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+from dataclasses import dataclass
+from typing import Any
 
+from analysis.parallel import ProgressBar, run_parallel
 from analysis.report import position_report, report_text
 from core.position import load_position
 
 
+@dataclass(frozen=True)
+class Job:
+    path: str
+    solve: bool
+    time_limit: float | None
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("analyze", help="cities, keys, first/second, ponds, projected final count")
+    p = sub.add_parser("analyze", help="cities, keys, first/second, build costs, ponds, final count, best turn")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--json", action="store_true", help="print JSON (notation.md contract keys)")
+    p.add_argument("--no-solve", action="store_true", help="skip the best turn (solver)")
+    p.add_argument("--time-limit", type=float, default=5.0, metavar="S",
+                   help="seconds for the best-turn search per file (default 5)")
+    p.add_argument("--workers", type=int, default=None, help="processes for a batch (default: CPU count)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run a batch on this Dask scheduler")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_analyze)
 
 
+def analyze_file(job: Job) -> dict[str, Any]:
+    """Runs in a worker: the report and its text for one file (errors raise ValueError)."""
+    s = load_position(job.path)
+    r = position_report(s, solve=job.solve, time_limit=job.time_limit)
+    return {"file": job.path, "report": r, "text": report_text(s, r)}
+
+
+def summary_row(path: str, r: dict[str, Any] | None, error: str = "") -> str:
+    if r is None:
+        return f"{path:<40} FAILED: {error}"
+    bt = r.get("best_turn")
+    best = "-" if not bt else f"{bt['best']}{'' if bt.get('optimal') else '?'}"
+    leader = max(range(len(r["projected"])), key=lambda p: r["projected"][p])
+    return (f"{path:<40}{len(r['cities']):>7}{len(r['villages']):>9}{len(r['ponds']):>6}"
+            f"{best:>6}  {r['players'][leader]} {r['projected'][leader]}")
+
+
 def cmd_analyze(args: argparse.Namespace) -> int:
-    reports = []
-    for f in args.files:
-        s = load_position(f)
-        r = position_report(s)
-        if args.json:
-            reports.append(r if len(args.files) == 1 else {"file": f, **r})
-        else:
-            if len(args.files) > 1:
-                print(f"== {f}")
-            print(report_text(s, r))
+    jobs = [Job(f, not args.no_solve, args.time_limit) for f in args.files]
+    if len(jobs) == 1 and args.scheduler is None:
+        out = analyze_file(jobs[0])  # a single file: errors go straight to the one-line message
+        print(json.dumps(out["report"], indent=2) if args.json else out["text"])
+        return 0
+    bar = None if args.quiet else ProgressBar(f"{len(jobs)} files")
+    done: dict[int, tuple[dict[str, Any] | None, str]] = {}
+    for o in run_parallel(analyze_file, jobs, workers=args.workers, scheduler=args.scheduler,
+                          progress=bar):
+        done[o.index] = (o.value, "") if o.ok else (None, o.error)
+    failed = 0
     if args.json:
-        print(json.dumps(reports[0] if len(args.files) == 1 else reports, indent=2))
-    return 0
+        items = []
+        for i, job in enumerate(jobs):
+            value, error = done[i]
+            if value is None:
+                failed += 1
+                items.append({"file": job.path, "error": error})
+            else:
+                items.append({"file": job.path, **value["report"]})
+        print(json.dumps(items, indent=2))
+    else:
+        rows = []
+        for i, job in enumerate(jobs):
+            value, error = done[i]
+            if value is None:
+                failed += 1
+                rows.append(summary_row(job.path, None, error))
+            else:
+                print(f"== {job.path}\n{value['text']}\n")
+                rows.append(summary_row(job.path, value["report"]))
+        print(f"{'file':<40}{'cities':>7}{'villages':>9}{'ponds':>6}{'best':>6}  leader (score + count)")
+        print("\n".join(rows))
+    for i, job in enumerate(jobs):
+        if done[i][0] is None:
+            print(f"kraton: {job.path}: {done[i][1]}" if not done[i][1].startswith(job.path)
+                  else f"kraton: {done[i][1]}", file=sys.stderr)
+    if failed:
+        print(f"kraton: {failed} of {len(jobs)} files failed", file=sys.stderr)
+    return 2 if failed else 0
