@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from textual import work
 from textual.binding import Binding, BindingType
 
 from core.actions import Action, End, parse_actions
@@ -53,11 +54,27 @@ class PuzzleScreen(GameScreen):
             else:
                 self.say("hint: you have played the whole best line; press E to end the turn")
             return
-        if self.line:
-            self.say(f"hint: your actions left the best line; press z to restart."
-                     f" A best line opens with: {self.line[0]}")
+        self.say("hint: asking the solver…")
+        self.solver_hint()
+
+    @work(thread=True, exclusive=True, group="hint")
+    def solver_hint(self) -> None:
+        """Off the known line (or none given): the solver's best line from here."""
+        from tui.screens.study import solve_best
+
+        try:
+            result = solve_best(self.state.copy(), 2.0)
+        except ImportError:
+            text = "hint: the solver is not installed; press z to restart"
+            if self.line:
+                text += f" (a best line opens with {self.line[0]})"
+        except KratonError as e:
+            text = f"hint: none ({e})"
         else:
-            self.say("this puzzle has no solution line; press a to study it with the solver")
+            line = list(result.line)
+            text = (f"hint: {line[0]}  (the solver's best from here: {result.best} more points)"
+                    if line else "hint: nothing more scores; press E to end the turn")
+        self.app.call_from_thread(self.say, text)
 
     def action_restart(self) -> None:
         while len(self.state.history) > self.start_len:
