@@ -366,3 +366,43 @@ async def _study() -> None:
             assert "not installed" in solver
         await pilot.press("escape")
         assert isinstance(app.screen, GameScreen)
+
+
+@aio
+async def test_new_game_screen_players_names_and_kinds() -> None:
+    """The new-game screen builds what it shows: 2 players, the names typed, both human."""
+    from textual.widgets import Input, Select
+
+    from tui.screens.newgame import HUMAN, NewGameScreen
+
+    app = create_app(step_delay=0, seed=8)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        screen.query_one("#n-players", Select).value = 2
+        screen.query_one("#name-0", Input).value = "Ann"
+        screen.query_one("#name-1", Input).value = "Bob"
+        screen.query_one("#kind-1", Select).value = HUMAN
+        await pilot.pause()
+        assert not screen.query_one("#row-2").display
+        game = screen.build()
+        assert [p.name for p in game.state.players] == ["Ann", "Bob"]
+        assert game.computer == [None, None] and game.state.seed == 8
+
+
+@aio
+async def test_command_palette_runs_end_turn_r8() -> None:
+    """Ctrl+P, "End turn": the palette reaches the screen's action (refused by R8 here)."""
+    game = two_humans()
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"End turn")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen
+        assert "R8" in screen.message

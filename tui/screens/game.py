@@ -7,6 +7,7 @@ only previews (``tui.turn``) and shows the engine's message with its R-number.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -17,6 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
+from textual.worker import get_current_worker
 
 from core.actions import Action, Draw, End, Festival, Token
 from core.drawing import PLAYER_LETTERS
@@ -359,19 +361,28 @@ class GameScreen(Screen[None]):
             try:
                 action = player.choose(copy)
             except KratonError as e:
-                self.app.call_from_thread(self.say, f"computer player failed: {e}")
+                self._ui(self.say, f"computer player failed: {e}")
                 break
             if steps > 60 and copy.is_legal(End()):
                 action = End()  # a safety net: a turn of a random player may wander
             if isinstance(action, End):
                 steps = 0
-            ok = self.app.call_from_thread(self.apply, action)
+            if get_current_worker().is_cancelled:
+                return
+            ok = self._ui(self.apply, action)
             if not ok:
                 break
-            self.app.call_from_thread(self.refresh_all)
+            self._ui(self.refresh_all)
             if self.step_delay:
                 time.sleep(self.step_delay)
-        self.app.call_from_thread(self._computer_done)
+        self._ui(self._computer_done)
+
+    def _ui(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run ``fn`` on the UI thread; after the app has closed, do nothing."""
+        try:
+            return self.app.call_from_thread(fn, *args)
+        except RuntimeError:
+            return False
 
     def _computer_done(self) -> None:
         self.busy = False
