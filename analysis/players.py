@@ -73,7 +73,7 @@ class SearchPlayer:
     width = 3
     tile_cap = 25
     budget_s = 1.0
-    use_solver = True
+    use_solver = False
     solver_time = 1.0
 
     def __init__(self, seed: int = 0) -> None:
@@ -152,10 +152,26 @@ class PlannerPlayer(SearchPlayer):
         return score
 
 
+class ExactGreedyPlayer(GreedyPlayer):
+    """``greedy`` whose candidate lines include the exact solver's (slow: seconds a turn)."""
+
+    name = "greedy-exact"
+    use_solver = True
+
+
+class ExactPlannerPlayer(PlannerPlayer):
+    """``planner`` whose candidate lines include the exact solver's (slow: seconds a turn)."""
+
+    name = "planner-exact"
+    use_solver = True
+
+
 _KINDS: dict[str, Callable[[int], Player]] = {
     "random": RandomPlayer,
     "greedy": GreedyPlayer,
     "planner": PlannerPlayer,
+    "greedy-exact": ExactGreedyPlayer,
+    "planner-exact": ExactPlannerPlayer,
 }
 PLAYER_NAMES: tuple[str, ...] = tuple(_KINDS)
 
