@@ -20,6 +20,7 @@ from typing import IO, Any, Generic, TypeVar
 
 from core.errors import KratonError
 
+CONNECT_TIMEOUT = 10.0  # seconds to reach a Dask scheduler
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -100,7 +101,7 @@ def _dask(fn: Callable[[T], R], items: Sequence[T], scheduler: Any) -> Iterator[
         ) from None
     own = not isinstance(scheduler, Client)
     try:
-        client = Client(scheduler, timeout=10) if own else scheduler
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT) if own else scheduler
     except (OSError, TimeoutError) as e:
         raise KratonError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
     try:
