@@ -326,24 +326,39 @@ async def test_board_scrolls_to_the_cursor_in_a_small_terminal() -> None:
         assert sx <= x < sx + board.size.width
 
 
-def test_study_screen_reports_cities_and_final_count_r41(monkeypatch: pytest.MonkeyPatch) -> None:
-    """a opens the study view: city rankings and the projected final count (R41); the solver
-    answers (stepped through with n), or a clear message says it is not available."""
+def test_study_screen_reports_cities_and_steps_a_best_line_r41(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """a opens the study view: city rankings and the projected final count (R41); the best
+    line (here a stand-in for the solver, which has its own tests) is stepped with n / b."""
+    from types import SimpleNamespace
+
+    import tui.screens.study as study_mod
+
+    def fake_solve(state: GameState, time_limit: float | None = None) -> SimpleNamespace:
+        return SimpleNamespace(best=1, line=[parse_action("tile D6v")], optimal=True)
+
+    monkeypatch.setattr(study_mod, "solve_best", fake_solve)
+    asyncio.run(_study(real_solver=False))
+
+
+@pytest.mark.slow
+def test_study_screen_with_the_real_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The study view runs analysis.solver.solve in a worker (or says it is not installed)."""
     import tui.screens.study as study_mod
 
     monkeypatch.setattr(study_mod, "SOLVER_SECONDS", 0.3)
-    asyncio.run(_study())
+    asyncio.run(_study(real_solver=True))
 
 
-async def _study() -> None:
+async def _study(real_solver: bool) -> None:
     from tui.screens.study import StudyScreen
 
-    try:
-        from analysis.solver import solve  # noqa: F401
-        have_solver = True
-    except ImportError:
-        have_solver = False
-
+    have_solver = True
+    if real_solver:
+        try:
+            from analysis.solver import solve  # noqa: F401
+        except ImportError:
+            have_solver = False
     game = two_humans("tile B6v B7r C7r", "enter B6", "tile C6v", "palace C6 2")
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
@@ -356,14 +371,16 @@ async def _study() -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
         solver = str(study.query_one("#solver").render())
-        if have_solver:
+        if not have_solver:
+            assert "not installed" in solver
+        else:
             assert "Best turn" in solver
             if study.line:
                 await pilot.press("n")
-                assert study.pos == 1
-                assert study.shown.history[-1] == study.line[0]
-        else:
-            assert "not installed" in solver
+                assert study.pos == 1 and study.shown.history[-1] == study.line[0]
+                assert len(game.state.history) == 4  # the game itself is untouched
+                await pilot.press("b")
+                assert study.pos == 0 and len(study.shown.history) == 4
         await pilot.press("escape")
         assert isinstance(app.screen, GameScreen)
 
