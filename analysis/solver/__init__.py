@@ -11,10 +11,9 @@ the engine proved the line best. ``solve`` never changes ``state``.
 
 from __future__ import annotations
 
+from analysis.solver.common import SolveResult
 from core.errors import KratonError
 from core.state import GameState
-
-from analysis.solver.common import SolveResult
 
 ENGINES = ("cpsat", "bnb", "brute")
 

@@ -14,10 +14,6 @@ A branch is cut when its score so far plus ``bound.upper_bound`` cannot beat the
 
 from __future__ import annotations
 
-from core.actions import Action, Draw, End, Enter, Exit, Festival, Irrigate, Move, Palace, Tile, Token
-from core.errors import IllegalAction
-from core.state import GameState
-
 from analysis.solver.bound import upper_bound
 from analysis.solver.common import (
     ZERO,
@@ -32,6 +28,21 @@ from analysis.solver.common import (
     may_end,
     step_outcome,
 )
+from core.actions import (
+    Action,
+    Draw,
+    End,
+    Enter,
+    Exit,
+    Festival,
+    Irrigate,
+    Move,
+    Palace,
+    Tile,
+    Token,
+)
+from core.errors import IllegalAction
+from core.state import GameState
 
 _ORDER = {Palace: 0, Tile: 1, Irrigate: 2, Move: 3, Enter: 4, Exit: 5}
 

@@ -26,6 +26,44 @@ def _value_cap(s: GameState, ap: int) -> int:
     return min(top, villages + ap)
 
 
+def _max_cover(s: GameState, bare: set[int]) -> int:
+    """Most of these bare hexes one tile can cover: shapes of level-0 free hexes only (R12);
+    bare hexes never carry developers or palaces, and stay coverable by a single at best."""
+    if len(bare) <= 1:
+        return 1
+    me = s.players[s.to_move]
+    best = 1
+    ok = [h for h in s.map.hexes if s.level[h] == 0 and not s.irrigated[h]]
+    flat = set(ok)
+    if me.doubles > 0:
+        for a, b in s.map.pairs:
+            if a in flat and b in flat and a in bare and b in bare:
+                best = 2
+                break
+    if s.triples > 0:
+        for tri in s.map.triangles:
+            k = sum(1 for h in tri if h in bare)
+            if k > best and all(h in flat for h in tri):
+                best = k
+                if best == 3:
+                    break
+            elif k == 2 and best < 2 and all(h in flat for h in tri):
+                best = 2
+    return best
+
+
+def _free_reach(s: GameState) -> set[int]:
+    """Hexes where one of the mover's developers stands or can stand for 0 AP (R27)."""
+    from core.paths import move_costs
+
+    me = s.to_move
+    out: set[int] = set()
+    for h in s.map.hexes:
+        if s.dev[h] == me and h not in out:
+            out.update(move_costs(h, me, s.level, s.terrain, s.dev, s.palace, s.map.nbrs, 0))
+    return out
+
+
 def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> int:
     """Most points the mover could still score with ``ap`` AP (default: AP left, no token)."""
     if ap is None:
@@ -54,12 +92,15 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
             items.append((2, cap // 2))
     pond_points, pond_cost = 0, 99
     if ap >= 1:
+        free = _free_reach(s)
         for pond in all_ponds(s.map.hexes, s.irrigated, s.map.nbrs):
             ring = pond_ring(pond, s.map.nbrs)
             bare = sum(1 for h in ring if s.level[h] == 0)
             if bare == 0:
                 continue  # enclosed already: scored once, ever (R38)
-            need = -(-bare // 3)
+            need = -(-bare // _max_cover(s, {h for h in ring if s.level[h] == 0}))
+            if not free & set(ring):
+                need += 1  # no developer of his can stand there for free: ≥ 1 AP to get one in
             if need <= ap:
                 pond_points += 3 * len(pond)
                 pond_cost = min(pond_cost, need)
@@ -70,13 +111,14 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
     best = [0] * (ap + 1)
     for cost, pts in items:
         for b in range(ap, cost - 1, -1):
-            if best[b - cost] + pts > best[b]:
-                best[b] = best[b - cost] + pts
+            best[b] = max(best[b], best[b - cost] + pts)
     fest = 0
     if festivals:
         from analysis.solver.common import festival_live
+        from core.festival import matching
 
-        if festival_live():
+        hand_ok = bool(matching(s.players[me].hand, s.face_up))
+        if festival_live() and (hand_ok or (ap >= 1 and s.turn.cards_drawn < 2)):
             cities = [s.palace[h] for h in s.map.hexes if s.palace[h] and not s.fest[h]]
             fest = max([*cities, cap if ap >= 1 else 0], default=0) // 2
     return best[ap] + fest

@@ -9,10 +9,6 @@ depended on such a skip is not memoised, so memo entries are always exact.
 
 from __future__ import annotations
 
-from core.actions import Action, End, Festival
-from core.errors import IllegalAction
-from core.state import GameState
-
 from analysis.solver.common import (
     ZERO,
     Deadline,
@@ -24,6 +20,9 @@ from analysis.solver.common import (
     may_end,
     step_outcome,
 )
+from core.actions import Action, End, Festival
+from core.errors import IllegalAction
+from core.state import GameState
 
 _NEG = Outcome(-(10**9), 0, 0, 0)
 

@@ -38,7 +38,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     who = s.players[s.to_move].name
     print(f"{who} to move, {s.turn.ap} AP left{' + token' if s.token_bonus() else ''}")
     for a, pts in zip(r.line, r.step_points):
-        print(f"  {str(a):<32} {'+' + str(pts) if pts else ''}")
+        print(f"  {a!s:<32} {'+' + str(pts) if pts else ''}")
     if not r.line:
         print("  (nothing to do: no action scores)")
     proof = "optimal (proved)" if r.optimal else "best found, NOT proved optimal (time limit)"

@@ -1,0 +1,187 @@
+"""The CP-SAT engine: the engine derives scoring recipes, CP-SAT chooses and orders them within
+the AP budget, the engine replays the chosen line and has the last word.
+
+Loop: solve the recipe model; replay the chosen recipes in CP-SAT's order on a copy of the
+state (``common.replay``); a replay that the engine refuses or that earns other points than the
+model predicted gets a no-good cut (that set of recipes together is forbidden) and the model is
+solved again. The best replayed line is the incumbent.
+
+Exactness: the recipe derivation is not complete for every position (lines can score through
+longer chains of actions than a recipe holds). So the incumbent is reported optimal only when
+(a) it meets the admissible bound of ``bound.upper_bound`` — the same points, no points handed
+and the fewest AP that bound allows for those points — or (b) branch and bound, seeded with the
+incumbent, finishes its exact search. Otherwise ``optimal`` is False.
+"""
+
+from __future__ import annotations
+
+from ortools.sat.python import cp_model
+
+from analysis.solver.bnb import leaf_options, solve_bnb
+from analysis.solver.bound import upper_bound
+from analysis.solver.common import (
+    ZERO,
+    Deadline,
+    Outcome,
+    SolveResult,
+    make_result,
+    may_end,
+    replay,
+)
+from analysis.solver.recipes import Recipe, derive
+from core.actions import Action, Token
+from core.errors import IllegalAction
+from core.state import GameState
+
+MAX_ROUNDS = 20
+
+
+def _model(recipes: list[Recipe], ap: int, token: bool, fillers: list[tuple[Action, int, frozenset[int]]],
+           owed: bool, supply: list[int], cuts: list[list[int]]) -> cp_model.CpModel:
+    m = cp_model.CpModel()
+    n = len(recipes)
+    x = [m.new_bool_var(f"r{i}") for i in range(n)]
+    f = [m.new_bool_var(f"f{j}") for j in range(len(fillers))]
+    t = m.new_bool_var("token")
+    if not token:
+        m.add(t == 0)
+    # AP budget (R7): the token adds one.
+    m.add(sum(r.cost * x[i] for i, r in enumerate(recipes))
+          + sum(c * f[j] for j, (_, c, _) in enumerate(fillers)) <= ap + t)
+    # One recipe per opportunity (R29: a palace changes once a turn; a pond is scored once).
+    by_opp: dict[str, list[int]] = {}
+    for i, r in enumerate(recipes):
+        by_opp.setdefault(r.opportunity, []).append(i)
+    for idx in by_opp.values():
+        m.add_at_most_one(x[i] for i in idx)
+    # Palace pieces (R28): no more of a value than the supply holds.
+    for v in (2, 4, 6, 8, 10):
+        idx = [i for i, r in enumerate(recipes) if r.piece == v]
+        if len(idx) > supply[v]:
+            m.add(sum(x[i] for i in idx) <= supply[v])
+    # Interactions: recipes whose footprints overlap are not combined.
+    items = [(x[i], r.footprint) for i, r in enumerate(recipes)] + [
+        (f[j], fp) for j, (_, _, fp) in enumerate(fillers)]
+    for a in range(len(items)):
+        for b in range(a + 1, len(items)):
+            if items[a][1] & items[b][1]:
+                m.add_bool_or([items[a][0].Not(), items[b][0].Not()])
+    # R8: a tile is owed: some chosen recipe places one, or a filler tile does.
+    if owed:
+        m.add(sum(x[i] for i, r in enumerate(recipes) if r.has_tile) + sum(f) >= 1)
+    m.add_at_most_one(f)
+    for cut in cuts:
+        m.add_bool_or([x[i].Not() for i in cut])
+    # Order: a position per recipe; tile recipes first while a tile is owed (R8).
+    pos = [m.new_int_var(0, n, f"p{i}") for i in range(n)]
+    m.add_all_different(pos)
+    if owed:
+        for i, r in enumerate(recipes):
+            for k, q in enumerate(recipes):
+                if r.has_tile and not q.has_tile:
+                    m.add(pos[i] < pos[k]).only_enforce_if([x[i], x[k]])
+    # Lexicographic objective: points, then fewer handed, then fewer AP, then no token.
+    pts = sum(r.points * x[i] for i, r in enumerate(recipes))
+    handed = sum(r.handed * x[i] for i, r in enumerate(recipes))
+    cost = sum(r.cost * x[i] for i, r in enumerate(recipes)) + sum(
+        c * f[j] for j, (_, c, _) in enumerate(fillers))
+    m.maximize(pts * 100000 - handed * 1000 - cost * 10 - t)
+    m._vars = (x, f, t, pos)  # type: ignore[attr-defined]
+    return m
+
+
+def _fillers(s: GameState, budget: int, limit: int = 12) -> list[tuple[Action, int, frozenset[int]]]:
+    """Cheap tile placements to meet the obligation (R8) when no scoring recipe places one."""
+    from core.movegen import tile_placements
+
+    out = []
+    for tile, cost in tile_placements(s, budget):
+        if s.is_legal(tile):
+            around = set(tile.hexes)
+            for h in tile.hexes:
+                around.update(s.map.nbrs[h])
+            out.append((tile, cost, frozenset(around)))
+            if len(out) >= limit:
+                break
+    return out
+
+
+def _finish(s: GameState, line: list[Action]) -> tuple[Outcome, list[Action]] | None:
+    """Replay ``line`` and add the best way to end the turn (draws + festival, R30–R36)."""
+    try:
+        out, _ = replay(s, line)
+    except IllegalAction:
+        return None
+    c = s.copy()
+    for a in line:
+        c.push(a)
+    best, tail = ZERO, ()
+    if may_end(c):
+        for o, t in leaf_options(c):
+            if o > best:
+                best, tail = o, t
+    return out + best, [*line, *tail]
+
+
+def _ap_floor(s: GameState, points: int, budget: int) -> int:
+    """The fewest AP with which the bound allows ``points`` (a lower bound on AP needed)."""
+    for b in range(budget + 1):
+        if upper_bound(s, b) >= points:
+            return b
+    return budget + 1
+
+
+def solve_cpsat(state: GameState, time_limit: float | None = None) -> SolveResult:
+    dl = Deadline(time_limit)
+    s = state.copy()
+    token = s.festival is None and s.is_legal(Token())
+    ap = s.turn.ap
+    recipes = derive(s, ap + int(token))
+    owed = s.obligation_pending() and s.find_placement(ap + int(token)) is not None
+    fillers = _fillers(s, ap + int(token)) if owed else []
+    cuts: list[list[int]] = []
+    best: tuple[Outcome, list[Action]] | None = _finish(s, [])
+    rounds = 0
+    while rounds < MAX_ROUNDS and not dl.expired():
+        rounds += 1
+        m = _model(recipes, ap, token, fillers, owed, s.palace_supply, cuts)
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        if dl.end is not None:
+            solver.parameters.max_time_in_seconds = max(0.05, dl.end - dl.start - dl.elapsed())
+        status = solver.solve(m)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break
+        x, f, t, pos = m._vars  # type: ignore[attr-defined]
+        chosen = sorted((i for i in range(len(recipes)) if solver.value(x[i])), key=lambda i: solver.value(pos[i]))
+        predicted = sum(recipes[i].points for i in chosen)
+        line: list[Action] = [Token()] if solver.value(t) else []
+        for j, fl in enumerate(fillers):
+            if solver.value(f[j]):
+                line.append(fl[0])
+        for i in chosen:
+            line.extend(recipes[i].actions)
+        got = _finish(s, line)
+        if got is not None and (best is None or got[0] > best[0]):
+            best = got
+        if best is not None and predicted <= best[0].points:
+            break  # the model cannot promise more than the incumbent
+        if not chosen:
+            break
+        cuts.append(chosen)
+    notes = [f"{len(recipes)} recipes, {rounds} CP-SAT round(s), {len(cuts)} cut(s)"]
+    inc = best if best is not None else (ZERO, [])
+    budget = ap + int(token)
+    ub = upper_bound(s, budget)
+    o = inc[0]
+    proved = (o.points == ub and o.neg_handed == 0
+              and -o.neg_ap <= _ap_floor(s, o.points, budget)
+              and (o.neg_token == 0 or -o.neg_ap > ap))
+    if proved:
+        notes.append(f"proved by the bound ({ub})")
+        return make_result(state, inc[1], True, "cpsat", dl.elapsed(), notes=notes)
+    left = None if dl.end is None else max(0.0, dl.end - dl.start - dl.elapsed())
+    r = solve_bnb(state, left, incumbent=inc if best is not None else None, engine="cpsat")
+    r.seconds = dl.elapsed()
+    r.notes = notes + [f"bound {ub} not met: finished by branch and bound ({r.nodes} nodes)"]
+    return r

@@ -1,0 +1,181 @@
+"""Scoring opportunities and the action recipes that realise them (the CP-SAT engine's input).
+
+An opportunity is a village group or city where a palace can be built or enlarged (R28, R29) or
+a pond that can be enclosed (R38); festivals (R30–R34) are finished by the replay's leaf step.
+A recipe is a short action sequence that scores one opportunity: the scoring action alone, or
+one enabling action first (a developer entering or moving in to win the highest position —
+climbing terraces —, a tile that grows a group or covers a pond's last bare neighbours). Each
+recipe carries its AP cost, its points, the points it hands to opponents, the palace piece it
+takes and a footprint (hexes it writes or reads) so that CP-SAT can combine independent ones.
+The derivation is not claimed complete: the engine proves optimality separately (cpsat.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from analysis.solver.common import step_outcome
+from core.actions import Action, Enter, Irrigate, Move, Palace, Tile
+from core.errors import IllegalAction
+from core.groups import all_ponds, pond_ring
+from core.legality import PALACE_VALUES
+from core.state import GameState
+
+
+@dataclass(frozen=True)
+class Recipe:
+    actions: tuple[Action, ...]
+    cost: int
+    points: int
+    handed: int
+    opportunity: str
+    piece: int  # palace value taken from the supply, 0 for none
+    footprint: frozenset[int]
+    has_tile: bool
+
+
+def _written(a: Action) -> set[int]:
+    if isinstance(a, Tile):
+        return set(a.hexes)
+    if isinstance(a, Move):
+        return {a.src, a.dst}
+    if isinstance(a, (Enter, Irrigate, Palace)):
+        return {a.hex}
+    return set()
+
+
+def _around(s: GameState, hexes: set[int]) -> set[int]:
+    out = set(hexes)
+    for h in hexes:
+        out.update(s.map.nbrs[h])
+    return out
+
+
+def _palace_singles(s: GameState) -> list[Palace]:
+    """Every legal palace action now (R28, R29)."""
+    g = s.groups()
+    out = []
+    for gi, members in enumerate(g.members):
+        if len(members) < 2:
+            continue
+        ph = g.palace[gi]
+        old = s.palace[ph] if ph >= 0 else 0
+        sites = [ph] if ph >= 0 else [h for h in members if s.dev[h] < 0]
+        for v in PALACE_VALUES:
+            if old < v <= len(members) and s.palace_supply[v] > 0:
+                for h in sites:
+                    a = Palace(h, v)
+                    if s.is_legal(a):
+                        out.append(a)
+                        break
+    return out
+
+
+def _pond_closers(s: GameState, budget: int) -> list[Action]:
+    """Tiles and irrigations that may enclose a pond now (R38): they cover its bare neighbours."""
+    out: list[Action] = []
+    from core.movegen import tile_placements
+
+    bare_sets = []
+    for pond in all_ponds(s.map.hexes, s.irrigated, s.map.nbrs):
+        bare = {h for h in pond_ring(pond, s.map.nbrs) if s.level[h] == 0}
+        if 0 < len(bare) <= 3:
+            bare_sets.append(bare)
+        if len(bare) == 1 and s.irrigation_supply > 0:
+            out.append(Irrigate(next(iter(bare))))
+    if bare_sets:
+        for tile, cost in tile_placements(s, budget):
+            hexes = set(tile.hexes)
+            if any(b <= hexes for b in bare_sets):
+                out.append(tile)
+    return out
+
+
+def _opportunity(s: GameState, a: Action) -> str:
+    if isinstance(a, Palace):
+        g = s.groups()
+        gi = g.label[a.hex]
+        return f"group:{min(g.members[gi])}"
+    return "pond:" + ",".join(str(h) for h in sorted(a.hexes if isinstance(a, Tile) else (a.hex,)))
+
+
+def _recipe(s: GameState, actions: list[Action], region: set[int]) -> Recipe | None:
+    """Push ``actions`` in order on ``s`` (restored after) and describe what they earn."""
+    pts = handed = cost = pushed = 0
+    ap = s.turn.ap
+    last = actions[-1]
+    try:
+        for a in actions[:-1]:
+            o = step_outcome(s, a)
+            pushed += 1
+            pts += o.points
+            handed -= o.neg_handed
+        opp = _opportunity(s, last)
+        region = region | _region(s, last)
+        o = step_outcome(s, last)
+        pushed += 1
+        pts += o.points
+        handed -= o.neg_handed
+        cost = ap - s.turn.ap
+    except IllegalAction:
+        return None
+    finally:
+        for _ in range(pushed):
+            s.pop()
+    if pts <= 0 and handed <= 0:
+        return None
+    written: set[int] = set()
+    for a in actions:
+        written |= _written(a)
+    return Recipe(tuple(actions), cost, pts, handed, opp,
+                  last.value if isinstance(last, Palace) else 0,
+                  frozenset(_around(s, written | region)),
+                  any(isinstance(a, Tile) for a in actions))
+
+
+def _region(s: GameState, a: Action) -> set[int]:
+    if isinstance(a, Palace):
+        g = s.groups()
+        return set(g.members[g.label[a.hex]])
+    return set()
+
+
+def derive(s: GameState, budget: int, two_step: bool = True) -> list[Recipe]:
+    """Recipes of cost ≤ ``budget`` from state ``s`` (not changed)."""
+    found: dict[tuple[Action, ...], Recipe] = {}
+
+    def add(actions: list[Action], region: set[int]) -> None:
+        r = _recipe(s, actions, region)
+        if r is not None and r.cost <= budget:
+            found.setdefault(r.actions, r)
+
+    singles: list[Action] = [*_palace_singles(s), *_pond_closers(s, budget)]
+    for a in singles:
+        add([a], set())
+    if two_step and budget >= 2:
+        hot = set()
+        g = s.groups()
+        for members in g.members:
+            if len(members) >= 2:
+                hot.update(members)
+        for pond in all_ponds(s.map.hexes, s.irrigated, s.map.nbrs):
+            hot.update(pond_ring(pond, s.map.nbrs))
+        hot_near = _around(s, hot)
+        for e in list(s.legal_actions()):
+            if not isinstance(e, (Move, Enter, Tile)):
+                continue
+            if not (_written(e) & (hot if not isinstance(e, Tile) else hot_near)):
+                continue
+            try:
+                s.push(e)
+            except IllegalAction:
+                continue
+            try:
+                if s.turn.ap < 1:
+                    continue
+                follow: list[Action] = [*_palace_singles(s), *_pond_closers(s, s.turn.ap)]
+            finally:
+                s.pop()
+            for a in follow:
+                add([e, a], set())
+    return list(found.values())
