@@ -78,29 +78,19 @@ def standing(s: GameState) -> list[float]:
         if gi >= 0:
             out[o] += DEV_IN_GROUP
             per_group.setdefault(gi, []).append((level[h], o))
-    counted = [s.players[i].final_counted for i in range(n)]
+    counted = tuple(s.players[i].final_counted for i in range(n))
+    context = (n, end, prog, counted, tuple(s.palace_supply))
     for gi, devs in per_group.items():
-        size = len(g.members[gi])
         ph = g.palace[gi]
-        if ph >= 0:
-            value = s.palace[ph]
-            first, second = first_second(rank_keys(devs, n))
-            for p in first:
-                if not counted[p]:
-                    out[p] += w_city * value
-            for p in second:
-                if not counted[p]:
-                    out[p] += w_city * (value // 2)
-            holder = highest(devs)
-            if holder >= 0 and not end:
-                nv = best_palace_value(s, size, value)
-                if nv:
-                    out[holder] += w_build * (nv - value) / 2 + w_future * (nv - value)
-        elif size >= 2 and not end:
-            holder = highest(devs)
-            nv = best_palace_value(s, size)
-            if holder >= 0 and nv:
-                out[holder] += w_build * nv / 2 + w_future * nv
+        key = (context, len(g.members[gi]), s.palace[ph] if ph >= 0 else -1, tuple(sorted(devs)))
+        got = _GROUPS.get(key)
+        if got is None:
+            if len(_GROUPS) > 200_000:
+                _GROUPS.clear()
+            got = _group_worth(s, devs, len(g.members[gi]), key[2], counted, w_city, w_build, w_future)
+            _GROUPS[key] = got
+        for p, v in got:
+            out[p] += v
     for pond, ring in ponds(s):
         open_n = sum(1 for h in ring if level[h] == 0)
         if open_n == 0:
@@ -110,6 +100,32 @@ def standing(s: GameState) -> list[float]:
             chance = 0.6 if open_n == 1 else 0.3 if open_n == 2 else 0.1
             out[holder] += chance * 3 * len(pond)
     return out
+
+
+_GROUPS: dict[tuple[object, ...], tuple[tuple[int, float], ...]] = {}
+
+
+def _group_worth(s: GameState, devs: list[tuple[int, int]], size: int, value: int,
+                 counted: tuple[bool, ...], w_city: float, w_build: float,
+                 w_future: float) -> tuple[tuple[int, float], ...]:
+    """(player, worth) for one village group: a city's first and second positions (R41) and
+    the palace its holder could build or enlarge (R28); ``value`` -1 for a village."""
+    out: list[tuple[int, float]] = []
+    end = w_build == 0.0
+    holder = highest(devs)
+    if value >= 0:
+        first, second = first_second(rank_keys(devs, len(counted)))
+        out += [(p, w_city * value) for p in first if not counted[p]]
+        out += [(p, w_city * (value // 2)) for p in second if not counted[p]]
+        if holder >= 0 and not end:
+            nv = best_palace_value(s, size, value)
+            if nv:
+                out.append((holder, w_build * (nv - value) / 2 + w_future * (nv - value)))
+    elif size >= 2 and not end and holder >= 0:
+        nv = best_palace_value(s, size)
+        if nv:
+            out.append((holder, w_build * nv / 2 + w_future * nv))
+    return tuple(out)
 
 
 def relative(values: list[float], me: int, weight: float = 0.6) -> float:
