@@ -1,0 +1,108 @@
+"""Texts of the game screen's side panel (Textual markup), from the state alone.
+
+Kept out of the screen so the screen stays about input; every function reads, none changes.
+"""
+
+from __future__ import annotations
+
+from rich.markup import escape
+
+from core.drawing import PLAYER_LETTERS
+from core.hexmap import hex_name
+from core.state import GameState
+
+Seats = list[str | None]  # per player: None for a human, else the computer player's name
+
+
+def player_label(s: GameState, p: int) -> str:
+    return f"{PLAYER_LETTERS[p]} {escape(s.players[p].name)}"
+
+
+def status_text(s: GameState, computer: Seats, mode: str) -> str:
+    if s.is_terminal():
+        return "[b]Game over[/b] (R40)"
+    me = s.current_player()
+    t = s.turn
+    who = "you" if computer[me] is None else f"computer: {computer[me]}"
+    text = (f"[b]{player_label(s, me)}[/b] to act ({who})\n"
+            f"AP left [b]{t.ap}[/b]   token {'used' if t.token_used else 'unused'}"
+            f"   tile {'placed' if t.tile_placed else '[b]owed[/b] (R8)'}")
+    if s.last_round is not None:
+        text += "\n[b]last round[/b] (R40)"
+    if s.festival is not None:
+        text += "\n" + festival_text(s)
+    return text + f"\nmode: {mode}"
+
+
+def scores_text(s: GameState) -> str:
+    me = s.current_player()
+    rows = ["[b]Scores[/b]   pts dev  2t 1r 1v tok"]
+    for i, p in enumerate(s.players):
+        mark = ">" if i == me else " "
+        rows.append(f"{mark}{PLAYER_LETTERS[i]} {escape(f'{p.name[:8]:<8}')}"
+                    f"{p.score:>3} {p.developers_off:>3} {p.doubles:>3}{p.rice:>3}{p.villages:>3}"
+                    f"{p.tokens:>4}")
+    return "\n".join(rows)
+
+
+def supply_text(s: GameState) -> str:
+    pal = " ".join(f"{v}:{s.palace_supply[v]}" for v in (2, 4, 6, 8, 10))
+    return (f"[b]Supply[/b] 3-tiles {s.triples}  irrigation {s.irrigation_supply}\n"
+            f"palaces {pal}\nface-up card {s.face_up or '-'}  deck {len(s.deck)}"
+            f"  discard {len(s.discard)}")
+
+
+def festival_text(s: GameState) -> str:
+    """The bids so far (R32): cards are open on the table once bid."""
+    f = s.festival
+    parts = []
+    for p, (bid, st) in enumerate(zip(getattr(f, "bids", ()), getattr(f, "status", ()))):
+        parts.append(f"{PLAYER_LETTERS[p]} {'+'.join(bid) or '-'} ({st})")
+    where = hex_name(f.palace) if hasattr(f, "palace") else "?"
+    return f"[b]festival at {where}[/b] (R32): " + ", ".join(parts)
+
+
+def hand_text(s: GameState, computer: Seats) -> str:
+    """Only the hand of the human whose decision it is, or of the only human (R44)."""
+    me = s.current_player()
+    humans = [i for i in range(s.n_players) if computer[i] is None]
+    who = me if computer[me] is None else (humans[0] if len(humans) == 1 else -1)
+    if who < 0:
+        return "[b]Hand[/b] hidden (R44)"
+    hand = ", ".join(s.players[who].hand) or "no cards"
+    return f"[b]Hand of {escape(s.players[who].name)}[/b]: {hand}"
+
+
+def log_text(s: GameState, movers: list[int], n: int = 16) -> str:
+    """The last actions in notation, newest first, each with its player's letter."""
+    lines = [f"{PLAYER_LETTERS[p]} {a}" for p, a in zip(movers, s.history)][-n:]
+    return "[b]Log[/b] (newest first)\n" + ("\n".join(reversed(lines)) if lines else "-")
+
+
+def describe(s: GameState, h: int) -> str:
+    """What stands on hex ``h``, for the message line."""
+    parts = [hex_name(h)]
+    if s.level[h]:
+        parts.append(f"{'village' if s.terrain[h] == 2 else 'rice'} on level {s.level[h]}")
+    if s.dev[h] >= 0:
+        parts.append(f"developer of {escape(s.players[s.dev[h]].name)}")
+    if s.palace[h]:
+        parts.append(f"palace {s.palace[h]}{' (festival held)' if s.fest[h] else ''}")
+    if s.map.edge_cost(h):
+        parts.append(f"entry/exit {s.map.edge_cost(h)} AP")
+    return ", ".join(parts)
+
+
+def game_over_text(s: GameState, final_counts: dict[int, int]) -> str:
+    """Each final count (R41) as seen during play, the totals and the winner (R42)."""
+    best = max(p.score for p in s.players)
+    winners = [escape(p.name) for p in s.players if p.score == best]
+    lines = []
+    for i, p in enumerate(s.players):
+        fc = final_counts.get(i)
+        lines.append(f"{PLAYER_LETTERS[i]} {escape(f'{p.name:<10}')} final count "
+                     f"{fc if fc is not None else '-':>3}   total {p.score:>3}")
+    lines.append("")
+    lines.append(("Winner: " if len(winners) == 1 else "Shared win: ") + ", ".join(winners)
+                 + " (R43)")
+    return "\n".join(lines)
