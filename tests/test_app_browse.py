@@ -122,3 +122,19 @@ def test_puzzle_hint_solution_and_verdict_r29(tmp_path: Path) -> None:
             assert "Solved" in screen.message
 
     asyncio.run(run())
+
+
+def test_cli_refuses_a_broken_file_before_opening_the_app(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`kraton play BAD` and `kraton puzzle MISSING`: one line on stderr, exit 2, no app."""
+    from tui.cli import main
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "java-position", "players": 5}', encoding="utf-8")
+    assert main(["play", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("kraton: ") and "\n" not in err and str(bad) in err
+    assert main(["puzzle", str(tmp_path / "missing.json")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert main(["browse", str(tmp_path / "nowhere")]) == 2
+    assert "not a folder" in capsys.readouterr().err
