@@ -423,3 +423,26 @@ async def test_command_palette_runs_end_turn_r8() -> None:
         await pilot.pause()
         assert app.screen is screen
         assert "R8" in screen.message
+
+
+def test_click_geometry_matches_the_drawing_r4() -> None:
+    """Every character of a hex's two lines maps back to that hex (clicks, cursor, overlays)."""
+    from core.drawing import hex_at
+    from tui.board import hex_origin
+
+    s = GameState.new(2, seed=0)
+    for h in s.map.hexes:
+        x, y = hex_origin(h)
+        for dx in range(3):
+            for dy in (0, 1):
+                assert hex_at(s, y + dy, x + dx) == h
+
+
+def test_neighbour_directions_agree_with_the_map_r4() -> None:
+    """tui.board.neighbour's six directions are exactly the map's neighbours of a hex."""
+    from core.hexmap import load_map
+    from tui.board import neighbour
+
+    m = load_map("java-centre")
+    for h in m.central:
+        assert {neighbour(h, d) for d in range(6)} == set(m.nbrs[h])
