@@ -258,7 +258,9 @@ def search_turn(
         for _ in range(pushed):
             work.pop()
 
-    for depth in range(max_depth):
+    # Every action but the token and some moves costs AP (R7, R27): the AP bound the depth.
+    max_depth = min(max_depth, work.turn.ap + work.token_bonus() + 2)
+    for _depth in range(max_depth):
         children: list[tuple[float, list[Action]]] = []
         for _, line in beam:
             for a in line:
