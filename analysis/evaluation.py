@@ -82,15 +82,16 @@ def standing(s: GameState) -> list[float]:
     context = (n, end, prog, counted, tuple(s.palace_supply))
     for gi, devs in per_group.items():
         ph = g.palace[gi]
-        key = (context, len(g.members[gi]), s.palace[ph] if ph >= 0 else -1, tuple(sorted(devs)))
+        value = s.palace[ph] if ph >= 0 else -1
+        key = (context, len(g.members[gi]), value, tuple(sorted(devs)))
         got = _GROUPS.get(key)
         if got is None:
             if len(_GROUPS) > 200_000:
                 _GROUPS.clear()
-            got = _group_worth(s, devs, len(g.members[gi]), key[2], counted, w_city, w_build, w_future)
+            got = _group_worth(s, devs, len(g.members[gi]), value, counted, w_city, w_build, w_future)
             _GROUPS[key] = got
-        for p, v in got:
-            out[p] += v
+        for q, worth in got:
+            out[q] += worth
     for pond, ring in ponds(s):
         open_n = sum(1 for h in ring if level[h] == 0)
         if open_n == 0:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from analysis.players import PLAYER_NAMES, make_player
 from analysis.turnsearch import board_key, other_actions
-from core.actions import Festival, Palace, Tile
+from core.actions import Action, Festival, Palace, Tile
 from core.errors import KratonError
 from core.festival import matching
 from core.scoring import city_standings
@@ -27,11 +27,11 @@ def random_position(seed: int, steps: int) -> GameState:
     return s
 
 
-def play_turn(s: GameState, name: str, seed: int = 0, limit: int = 20) -> list:
+def play_turn(s: GameState, name: str, seed: int = 0, limit: int = 20) -> list[Action]:
     """Let the player act until the turn passes; every action must be accepted by the engine."""
     bot = make_player(name, seed)
     mover = s.to_move
-    done = []
+    done: list[Action] = []
     while s.to_move == mover and not s.is_terminal() and len(done) < limit:
         assert s.current_player() == mover or s.festival is not None
         a = (bot if s.current_player() == mover else make_player("random", 1)).choose(s)
