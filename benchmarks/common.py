@@ -58,6 +58,21 @@ def make_positions() -> None:
               f" {sum(1 for _ in s.legal_actions())} legal actions")
 
 
+def midgame_sample(count: int = 16, seed: int = 11) -> list[GameState]:
+    """``count`` turn-start states with 36..60 tiles on the board, from one seeded random game
+    by kind: the mid-game as a spread of positions rather than a single one."""
+    s = GameState.new(4, seed=seed)
+    rng = random.Random(seed)
+    found: list[GameState] = []
+    while not s.is_terminal() and len(s.tiles) <= 60:
+        if (len(s.tiles) >= 36 and s.festival is None and s.turn.ap == 6
+                and not s.turn.tile_placed and s.turn.cards_drawn == 0 and not s.turn.token_used):
+            found.append(s.copy())
+        s.push(choose(list(s.legal_actions()), rng, True))
+    step = max(1, len(found) // count)
+    return found[::step][:count]
+
+
 def ranking_cases(n_devs: int, n_players: int, count: int, seed: int = 0) -> list[list[int]]:
     """``count`` cities of ``n_devs`` developers of up to ``n_players`` players, written into
     the flat ``level`` / ``dev`` lists returned by ``ranking_board``; each case lists its hexes

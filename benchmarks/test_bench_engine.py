@@ -14,7 +14,7 @@ import os
 
 import pytest
 
-from benchmarks.common import POSITIONS, position, random_game
+from benchmarks.common import POSITIONS, midgame_sample, position, random_game
 from benchmarks.reference import FESTIVAL_KINDS, legal_actions_ref
 from core.actions import Action, End, Move, Tile
 from core.position import load_position, save_position
@@ -39,6 +39,15 @@ def test_legal_actions(bench, stage: str) -> None:
 def test_legal_actions_reference(bench, stage: str) -> None:
     s = position(stage)
     bench(lambda: legal_actions_ref(s), pair=f"legal actions {stage}", role="reference", rounds=3)
+
+
+@pytest.mark.benchmark(group="movegen")
+def test_legal_actions_midgame_sample(bench) -> None:
+    """The mid-game target applies to every mid-game position: 16 of them, one round."""
+    states = midgame_sample()
+    got = bench(lambda: [list(s.legal_actions()) for s in states],
+                pair="legal actions, 16 mid-game states", role="fast", calls=len(states))
+    assert all(acts for acts in got)
 
 
 def _first(s: GameState, kind: type) -> Action:

@@ -179,8 +179,10 @@ def check_move(s: GameState, a: Move) -> int:
     if a.src == a.dst:
         raise IllegalAction(a, "R27", "the developer is already there")
     _free_land(s, a, a.dst)
-    dist = move_costs(a.src, s.to_move, s.level, s.terrain, s.dev, s.palace, s.map.nbrs)
-    cost = dist.get(a.dst)
+    args = (a.src, s.to_move, s.level, s.terrain, s.dev, s.palace, s.map.nbrs)
+    cost = move_costs(*args, s.turn.ap).get(a.dst)  # the search stops at the AP left
+    if cost is None:
+        cost = move_costs(*args).get(a.dst)  # too dear (R7) or no path at all (R27)?
     if cost is None:
         raise IllegalAction(
             a, "R27", f"no path of land hexes free of opponents' developers and palaces leads to {hex_name(a.dst)}"

@@ -9,16 +9,51 @@ it; otherwise the action is tried on the board.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from core.actions import RICE, VILLAGE, Action, Draw, End, Enter, Exit, Irrigate, Move, Palace, Tile, Token
-from core.hexmap import CENTRAL
+from core.hexmap import CENTRAL, HexMap
 from core.legality import PALACE_VALUES, joins_two_cities, ring_holder
 from core.paths import move_costs
 
 if TYPE_CHECKING:
     from core.state import GameState
+
+
+@functools.cache
+def _shapes(m: HexMap) -> tuple[list[tuple[int, Tile, Tile]],
+                                list[tuple[int, int, Tile, Tile]],
+                                list[tuple[int, int, int, Tile, Tile, Tile]]]:
+    """Every single, pair and triangle of the map with its Tile values built once (actions are
+    immutable, so generation hands out the same objects instead of building new ones)."""
+    singles = [(h, Tile(((h, RICE),)), Tile(((h, VILLAGE),))) for h in m.central]
+    pairs = [(a, b, Tile(((a, VILLAGE), (b, RICE))), Tile(((b, VILLAGE), (a, RICE))))
+             for a, b in m.pairs]
+    tris = [(a, b, c, Tile(((a, VILLAGE), (b, RICE), (c, RICE))),
+             Tile(((b, VILLAGE), (a, RICE), (c, RICE))), Tile(((c, VILLAGE), (a, RICE), (b, RICE))))
+            for a, b, c in m.triangles]
+    return singles, pairs, tris
+
+
+def _near_two_cities(s: GameState) -> set[int]:
+    """Hexes next to two different cities: only a village cell there can join two cities (R15),
+    so ``joins_two_cities`` is asked about these alone."""
+    g = s.groups()
+    nbrs = s.map.nbrs
+    near: dict[int, int] = {}
+    risky: set[int] = set()
+    cities = [gi for gi, ph in enumerate(g.palace) if ph >= 0]
+    if len(cities) < 2:
+        return risky
+    for gi in cities:
+        for h in g.members[gi]:
+            for n in nbrs[h]:
+                x = near.setdefault(n, gi)
+                if x != gi:
+                    risky.add(n)
+    return risky
 
 
 def tile_placements(s: GameState, budget: int, avoid: frozenset[int] = frozenset()) -> Iterator[tuple[Tile, int]]:
@@ -29,24 +64,27 @@ def tile_placements(s: GameState, budget: int, avoid: frozenset[int] = frozenset
     p = s.players[s.to_move]
     level, dev, pal, irr, top, tiles = s.level, s.dev, s.palace, s.irrigated, s.top, s.tiles
     kind = m.kind
-
-    def free(h: int) -> bool:
-        return not irr[h] and dev[h] < 0 and not pal[h] and h not in avoid
-
+    singles, pairs, tris = _shapes(m)
+    risky: set[int] | None = None  # computed at the first village cell that needs it
+    # A hex is free for a tile unless irrigated, carrying a developer or a palace (R11).
     if p.rice > 0 or p.villages > 0:
-        for h in m.central:
-            if not free(h):
+        for h, rice, village in singles:
+            if irr[h] or dev[h] >= 0 or pal[h] or h in avoid:
                 continue
             t = top[h]
             if t >= 0 and len(tiles[t]) == 1:
                 continue  # R13
             if p.rice > 0:
-                yield Tile(((h, RICE),)), 1
-            if p.villages > 0 and not joins_two_cities(s, [h], {h}):
-                yield Tile(((h, VILLAGE),)), 1
+                yield rice, 1
+            if p.villages > 0:
+                if risky is None:
+                    risky = _near_two_cities(s)
+                if h not in risky or not joins_two_cities(s, [h], {h}):
+                    yield village, 1
     if p.doubles > 0:
-        for a, b in m.pairs:
-            if not (free(a) and free(b)) or level[a] != level[b]:
+        for a, b, va, vb in pairs:
+            if (irr[a] or dev[a] >= 0 or pal[a] or irr[b] or dev[b] >= 0 or pal[b]
+                    or level[a] != level[b] or a in avoid or b in avoid):
                 continue
             t = top[a]
             if t >= 0 and t == top[b] and len(tiles[t]) == 2:
@@ -54,13 +92,17 @@ def tile_placements(s: GameState, budget: int, avoid: frozenset[int] = frozenset
             cost = 1 + (kind[a] != CENTRAL and level[a] == 0) + (kind[b] != CENTRAL and level[b] == 0)
             if cost > budget:
                 continue
-            cov = {a, b}
-            for v, r in ((a, b), (b, a)):
-                if not joins_two_cities(s, [v], cov):
-                    yield Tile(((v, VILLAGE), (r, RICE))), cost
+            if risky is None:
+                risky = _near_two_cities(s)
+            if a not in risky or not joins_two_cities(s, [a], {a, b}):
+                yield va, cost
+            if b not in risky or not joins_two_cities(s, [b], {a, b}):
+                yield vb, cost
     if s.triples > 0:
-        for a, b, c in m.triangles:
-            if not (free(a) and free(b) and free(c)) or not (level[a] == level[b] == level[c]):
+        for a, b, c, va, vb, vc in tris:
+            if (irr[a] or dev[a] >= 0 or pal[a] or irr[b] or dev[b] >= 0 or pal[b]
+                    or irr[c] or dev[c] >= 0 or pal[c] or not (level[a] == level[b] == level[c])
+                    or a in avoid or b in avoid or c in avoid):
                 continue
             t = top[a]
             if t >= 0 and t == top[b] == top[c] and len(tiles[t]) == 3:
@@ -70,10 +112,14 @@ def tile_placements(s: GameState, budget: int, avoid: frozenset[int] = frozenset
                 cost += (kind[a] != CENTRAL) + (kind[b] != CENTRAL) + (kind[c] != CENTRAL)
             if cost > budget:
                 continue
-            cov = {a, b, c}
-            for v, r1, r2 in ((a, b, c), (b, a, c), (c, a, b)):
-                if not joins_two_cities(s, [v], cov):
-                    yield Tile(((v, VILLAGE), (r1, RICE), (r2, RICE))), cost
+            if risky is None:
+                risky = _near_two_cities(s)
+            if a not in risky or not joins_two_cities(s, [a], {a, b, c}):
+                yield va, cost
+            if b not in risky or not joins_two_cities(s, [b], {a, b, c}):
+                yield vb, cost
+            if c not in risky or not joins_two_cities(s, [c], {a, b, c}):
+                yield vc, cost
 
 
 def find_placement(s: GameState, budget: int, avoid: frozenset[int] = frozenset()) -> Tile | None:
@@ -102,7 +148,34 @@ class _Obligation:
             for tile, c in self.placements:
                 if c <= after and touched not in tile.hexes:
                     return True
-        return self.s.is_legal(a)
+        if after < 1:
+            return False  # every tile costs at least 1 AP (R14)
+        return self._placeable_after(a, after)
+
+    def _placeable_after(self, a: Action, after: int) -> bool:
+        """Exactly push's R8 test for an action already known legal: could a tile still be
+        placed with ``after`` AP once it is done? Developer moves and irrigation only make
+        hexes free or not free, so they are written into the board for the test and undone;
+        anything else (a palace changes the groups, R15) is pushed and popped."""
+        s = self.s
+        if isinstance(a, Move):
+            writes = [(s.dev, a.src, -1), (s.dev, a.dst, s.to_move)]
+        elif isinstance(a, Enter):
+            writes = [(s.dev, a.hex, s.to_move)]
+        elif isinstance(a, Exit):
+            writes = [(s.dev, a.hex, -1)]
+        elif isinstance(a, Irrigate):
+            writes = [(s.irrigated, a.hex, True)]
+        else:
+            return s.is_legal(a)
+        old = [(arr, h, arr[h]) for arr, h, _ in writes]
+        try:
+            for arr, h, v in writes:
+                arr[h] = v
+            return find_placement(s, after) is not None
+        finally:
+            for arr, h, v in reversed(old):
+                arr[h] = v
 
 
 def legal_actions(s: GameState) -> Iterator[Action]:

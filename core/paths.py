@@ -1,13 +1,12 @@
 """Developer paths (R27): the cheapest cost from a developer to every reachable hex.
 
-A 0-1 BFS over land hexes: a step costs 1 when the terrain changes (rice ↔ village), 0
+A 0-1 shortest-path search over land hexes: a step costs 1 when the terrain changes (rice ↔ village), 0
 otherwise; level changes are free. The path may pass the mover's own developers but never an
 opponent's developer, a palace, or a non-land hex.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
 
 
@@ -24,27 +23,34 @@ def move_costs(
     """{hex: cheapest cost} for every hex the developer on ``src`` can reach within ``limit``.
 
     Includes passable hexes carrying the mover's own developers (callers filter destinations).
+    Layer by layer: all hexes of cost d are flooded through same-terrain steps before any of
+    cost d + 1 is touched, so each hex is expanded once (a plain 0-1 BFS re-queues hexes).
     """
     dist = {src: 0}
-    dq = deque([src])
-    while dq:
-        h = dq.popleft()
-        d = dist[h]
-        th = terrain[h]
-        for n in nbrs[h]:
-            if level[n] == 0 or palace[n]:
-                continue
-            o = dev[n]
-            if o >= 0 and o != player:
-                continue
-            nd = d + (terrain[n] != th)
-            if nd > limit:
-                continue
-            old = dist.get(n)
-            if old is None or nd < old:
-                dist[n] = nd
-                if nd == d:
-                    dq.appendleft(n)
+    frontier = [src]
+    d = 0
+    while True:
+        nxt: list[int] = []
+        stack = frontier
+        while stack:
+            h = stack.pop()
+            th = terrain[h]
+            for n in nbrs[h]:
+                if n in dist or not level[n] or palace[n]:
+                    continue
+                o = dev[n]
+                if o >= 0 and o != player:
+                    continue
+                if terrain[n] == th:
+                    dist[n] = d
+                    stack.append(n)
                 else:
-                    dq.append(n)
-    return dist
+                    nxt.append(n)
+        d += 1
+        if not nxt or d > limit:
+            return dist
+        frontier = []
+        for n in nxt:
+            if n not in dist:
+                dist[n] = d
+                frontier.append(n)
