@@ -119,8 +119,10 @@ class GameState:
         self._tv = 0
         self._groups: Groups | None = None
         self._groups_version = -1
-        # The groups of the board before the last incremental update (version, groups): a
-        # ``pop`` after a tile or palace finds them here instead of recomputing from scratch.
+        # Incremental groups: after a tile or palace, (new version, old version, old groups,
+        # what changed) to update the old groups from when next asked; the groups replaced last
+        # (version, groups), which the ``pop`` coming back to them finds again.
+        self._groups_pending: tuple[int, int, Groups, int | tuple[int, ...]] | None = None
         self._groups_prev: tuple[int, Groups] | None = None
 
     # ----------------------------------------------------------------- construction
@@ -171,27 +173,33 @@ class GameState:
 
     def groups(self) -> Groups:
         """Village groups (R20–R22), cached per board version."""
-        if self._groups_version != self._tv or self._groups is None:
-            prev = self._groups_prev
-            if prev is not None and prev[0] == self._tv:
-                self._groups_prev = (
-                    (self._groups_version, self._groups) if self._groups is not None else None
-                )
-                self._groups_version, self._groups = prev
-                return prev[1]
-            self._groups = village_groups(self.map.hexes, self.terrain, self.map.nbrs, self.palace, SIZE)
-            self._groups_version = self._tv
-        return self._groups
-
-    def _touch_groups(self, update: Any) -> None:
-        """New board version; a valid cached ``groups()`` is updated incrementally (not
-        recomputed) by ``update(groups)``, and kept for the ``pop`` that comes back to it."""
-        old_v, old_g = self._tv, self._groups
-        self._touch_terrain()
-        if old_g is not None and self._groups_version == old_v:
+        if self._groups_version == self._tv and self._groups is not None:
+            return self._groups
+        pend, prev = self._groups_pending, self._groups_prev
+        if pend is not None and pend[0] == self._tv:
+            _, old_v, old_g, change = pend
+            if isinstance(change, int):
+                g = with_palace(old_g, change)
+            else:
+                g = update_groups(old_g, change, self.terrain, self.map.nbrs, self.palace)
             self._groups_prev = (old_v, old_g)
-            self._groups = update(old_g)
-            self._groups_version = self._tv
+        elif prev is not None and prev[0] == self._tv:
+            g = prev[1]
+            if self._groups is not None:
+                self._groups_prev = (self._groups_version, self._groups)
+        else:
+            g = village_groups(self.map.hexes, self.terrain, self.map.nbrs, self.palace, SIZE)
+        self._groups, self._groups_version = g, self._tv
+        return g
+
+    def _touch_groups(self, change: int | tuple[int, ...]) -> None:
+        """New board version after a tile (``change`` = its hexes) or a palace built on hex
+        ``change``: when the groups of the board before are cached, the next ``groups()``
+        updates them incrementally instead of walking the board."""
+        old_v = self._tv
+        self._touch_terrain()
+        if self._groups is not None and self._groups_version == old_v:
+            self._groups_pending = (self._tv, old_v, self._groups, change)
 
     def developers(self, player: int | None = None) -> list[int]:
         return [h for h in self.map.hexes if self.dev[h] >= 0 and (player is None or self.dev[h] == player)]
@@ -337,8 +345,7 @@ class GameState:
             self._w(self.terrain, h, t)
             self._w(self.top, h, index)
         self.turn.tile_placed = True
-        terrain, nbrs, palace = self.terrain, self.map.nbrs, self.palace
-        self._touch_groups(lambda g: update_groups(g, a.hexes, terrain, nbrs, palace))
+        self._touch_groups(a.hexes)
         # R38: ponds next to a hex that was bare may now be enclosed.
         seen: set[int] = set()
         for h in was_bare:
@@ -379,7 +386,7 @@ class GameState:
         self._w(self.fest, a.hex, False)
         self.turn.palaces_changed.append(a.hex)
         self.players[self.to_move].score += a.value // 2  # R29
-        self._touch_groups(lambda g: with_palace(g, a.hex))
+        self._touch_groups(a.hex)  # built: one more city (R22); enlarged: the same groups
 
     def _do_irrigate(self, a: Irrigate) -> None:
         self.irrigation_supply -= 1
