@@ -141,6 +141,8 @@ def position_report(s: GameState, solve: bool = False, time_limit: float | None 
         "final_count": final_count(s),
     }
     report["projected"] = [a + b for a, b in zip(report["scores"], report["final_count"])]
+    if s.festival is not None:
+        report["festival"] = s.festival.to_json()
     if solve:
         report["best_turn"] = best_turn(s, time_limit)
     return report
@@ -162,6 +164,10 @@ def report_text(s: GameState, r: dict[str, Any]) -> str:
 
     lines = [f"To move: {names[r['to_move']]} ({r['ap']} AP), three-space tiles left: {r['triples']}",
              f"Scores: {', '.join(f'{n} {v}' for n, v in zip(names, r['scores']))}"]
+    if r.get("festival"):
+        f = r["festival"]
+        lines.append(f"Festival being bid in the city of {f['palace']} (R32): "
+                     f"{names[f['to_decide']]} to decide")
     lines.append(f"Cities ({len(r['cities'])}):")
     if r["cities"]:
         lines.append(f"  {'palace':<7}{'value':>5}{'size':>5}  {'keys (levels, highest first)':<34}"
