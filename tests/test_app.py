@@ -18,6 +18,7 @@ from core.hexmap import parse_hex
 from core.state import GameState
 from tui.app import create_app
 from tui.saves import Game, load_game
+from tui.screens.dialogs import MessageScreen
 from tui.screens.game import GameScreen
 
 SIZE = (120, 40)
@@ -252,6 +253,9 @@ async def test_festival_bidding_dialog_for_each_human_r30_r32() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(s.history[-1], Festival) and s.festival is not None
+        assert isinstance(app.screen, MessageScreen)  # hot-seat: pass the keyboard (R44)
+        await pilot.press("enter")
+        await pilot.pause()
         assert isinstance(app.screen, ChoiceDialog)  # Bob's decision
         assert s.players[1].name in app.screen.title_text
         choices = [a for _, a in app.screen.options]
@@ -296,6 +300,10 @@ async def test_only_the_deciding_humans_hand_shows_r44() -> None:
         assert screen.hand_text().startswith(f"[b]Hand of {s.players[0].name}")
         await pilot.press("t", "enter", "E")
         assert s.to_move == 1
+        assert isinstance(app.screen, MessageScreen)  # pass the keyboard first
+        assert "hidden" in screen.hand_text()
+        await pilot.press("enter")
+        assert app.screen is screen
         assert screen.hand_text().startswith(f"[b]Hand of {s.players[1].name}")
         game.computer = [None, "random"]
         assert screen.hand_text().startswith(f"[b]Hand of {s.players[0].name}")

@@ -54,12 +54,14 @@ class TableScreen(Screen[None]):
         self.turn_start = turn_start(game.state.history)
         self.final_counts: dict[int, int] = {}
         self.players: dict[int, Chooser] = {}
-
+        # Hot-seat (R44): whose eyes are on the screen; a hand shows only to them.
+        first = game.state.current_player()
+        self.at_keyboard: int | None = first if game.computer[first] is None else None
+        self.handing_over = False
 
     @property
     def state(self) -> GameState:
         return self.game.state
-
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="game"):
@@ -73,25 +75,20 @@ class TableScreen(Screen[None]):
                 yield Static(id="log")
         yield KeyBar()
 
-
     def on_mount(self) -> None:
         self.board.focus()
         self.refresh_all()
         self.call_after_refresh(self.after_action)
 
-
     @property
     def board(self) -> BoardView:
         return self.query_one("#board", BoardView)
 
-
     def is_human(self, p: int) -> bool:
         return self.game.computer[p] is None
 
-
     def pname(self, p: int) -> str:
         return panel.player_label(self.state, p)
-
 
     def refresh_all(self) -> None:
         s = self.state
@@ -106,23 +103,20 @@ class TableScreen(Screen[None]):
         self.refresh_bindings()
         self.call_after_refresh(self.query_one(KeyBar).refresh_keys)
 
-
     def hand_text(self) -> str:
+        if self.handing_over:
+            return "[b]Hand[/b] hidden until the next player is at the keyboard (R44)"
         return panel.hand_text(self.state, self.game.computer)
-
 
     def log_text(self) -> str:
         return panel.log_text(self.state, self.game.movers)
-
 
     def say(self, text: str) -> None:
         self.message = text
         self.query_one("#message", Static).update(text)
 
-
     def describe(self, h: int) -> str:
         return panel.describe(self.state, h)
-
 
     def can_act(self) -> bool:
         s = self.state
@@ -133,7 +127,6 @@ class TableScreen(Screen[None]):
             self.say("the computer player is moving; wait for your turn")
             return False
         return True
-
 
     def apply(self, a: Action) -> bool:
         """Push one action for whoever is to act; shows the engine's refusal otherwise."""
@@ -159,7 +152,6 @@ class TableScreen(Screen[None]):
         self.autosave()
         return True
 
-
     def autosave(self) -> None:
         if self.game.puzzle is not None:
             return
@@ -167,7 +159,6 @@ class TableScreen(Screen[None]):
             save_game(self.game, autosave_path())
         except (OSError, KratonError) as e:
             self.message += f"\n(autosave failed: {e})"
-
 
     def human_act(self, a: Action) -> None:
         if not self.can_act():
@@ -178,16 +169,13 @@ class TableScreen(Screen[None]):
         else:
             self.refresh_panel_only()
 
-
     def refresh_panel_only(self) -> None:
         self.query_one("#message", Static).update(self.message)
-
 
     def reset_mode(self) -> None:
         self.mode = "look"
         self.selected = -1
         self.targets = {}
-
 
     def after_action(self) -> None:
         """Refresh, then hand over to a computer player or a festival dialog as needed."""
@@ -196,14 +184,34 @@ class TableScreen(Screen[None]):
         if s.is_terminal():
             self.show_game_over()
             return
-        if not self.is_human(s.current_player()):
+        me = s.current_player()
+        if not self.is_human(me):
             if not self.busy:
                 self.busy = True
                 self.run_computer()
             return
+        humans = sum(1 for c in self.game.computer if c is None)
+        if humans >= 2 and me != self.at_keyboard:
+            self.hand_over(me)
+            return
         if s.festival is not None:
             self.festival_dialog()
 
+    def hand_over(self, p: int) -> None:
+        """Hot-seat: hide the hands until player ``p`` is at the keyboard (R44)."""
+        self.handing_over = True
+        self.refresh_all()
+        name = self.pname(p)
+
+        def ready(_: None) -> None:
+            self.at_keyboard = p
+            self.handing_over = False
+            self.after_action()
+
+        what = "decide in the festival" if self.state.festival is not None else "play"
+        self.app.push_screen(MessageScreen(
+            f"{name}'s turn", f"Pass the keyboard to {name} to {what}.\n"
+            "Hands stay hidden until then (R44). Press Enter when ready."), ready)
 
     @work(thread=True, exclusive=True, group="computer")
     def run_computer(self) -> None:
@@ -243,7 +251,6 @@ class TableScreen(Screen[None]):
                 time.sleep(self.step_delay)
         self._ui(self._computer_done)
 
-
     def _ui(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run ``fn`` on the UI thread; after the app has closed, do nothing."""
         try:
@@ -251,17 +258,14 @@ class TableScreen(Screen[None]):
         except RuntimeError:
             return False
 
-
     def _computer_done(self) -> None:
         self.busy = False
         self.turn_start = len(self.state.history)
         self.after_action()
 
-
     def show_game_over(self) -> None:
         text = panel.game_over_text(self.state, self.final_counts)
         self.app.push_screen(MessageScreen("Game over", text))
-
 
     def festival_dialog(self) -> None:
         s = self.state
@@ -278,7 +282,6 @@ class TableScreen(Screen[None]):
 
         self.app.push_screen(ChoiceDialog(f"Festival: {s.players[me].name} decides (R32)", opts,
                                           note), chosen)
-
 
     def action_save(self) -> None:
         path = self.game.path
@@ -303,21 +306,17 @@ class TableScreen(Screen[None]):
 
         self.app.push_screen(SaveDialog(default), done)
 
-
     def action_study(self) -> None:
         from tui.screens.study import StudyScreen
 
         self.app.push_screen(StudyScreen(self.state.copy()))
 
-
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
-
 
     def action_quit_game(self) -> None:
         self.autosave()
         self.app.exit()
-
 
     def mode_text(self) -> str:
         """What the keys do now (the input screens say more)."""
