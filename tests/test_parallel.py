@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 
@@ -75,3 +76,25 @@ def test_unreachable_scheduler_is_one_clear_error(monkeypatch):
     monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", 1.0)
     with pytest.raises(KratonError, match="cannot reach the Dask scheduler"):
         list(run_parallel(square_or_fail, [1], scheduler="tcp://127.0.0.1:9"))
+
+
+def test_analyze_batch_on_a_dask_cluster(tmp_path, capsys):
+    """``kraton analyze --scheduler ADDRESS``: the same reports, computed on the cluster."""
+    distributed = pytest.importorskip("distributed")
+    from core.position import save_position
+    from tests.helpers import build
+    from tui.cli import main
+
+    paths = []
+    for i, dev in enumerate(["G6", "G7"]):
+        f = tmp_path / f"p{i}.json"
+        save_position(build(players=2, tiles=["G6v", "G7v"], developers={dev: i}), str(f))
+        paths.append(str(f))
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        rc = main(["analyze", *paths, "--json", "--no-solve", "--quiet",
+                   "--scheduler", cluster.scheduler_address])
+    items = json.loads(capsys.readouterr().out)
+    assert rc == 0
+    assert [it["file"] for it in items] == paths
+    assert [it["villages"][0]["highest"] for it in items] == [0, 1]
