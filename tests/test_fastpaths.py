@@ -15,7 +15,6 @@ from benchmarks.common import choose, position
 from benchmarks.reference import (
     FESTIVAL_KINDS,
     first_second_ref,
-    highest_at_ref,
     highest_ref,
     legal_actions_ref,
     move_costs_ref,
