@@ -10,6 +10,8 @@ the next action for ``state.current_player()`` (turn actions and festival decisi
 
 The two searching players plan the turn once (``analysis.turnsearch``), cache the plan keyed
 by the position and then play it one action at a time, closing with ``end`` (or a festival).
+They plan on what they may see (R44): opponents' hands and the deck order are dealt at random
+from the unseen cards; after a draw shows something else, they plan again.
 Where ``analysis.solver`` is available its best line competes with the beam search's lines.
 """
 
@@ -23,6 +25,7 @@ from analysis.evaluation import positional, relative, standing
 from analysis.turnsearch import Plan, board_key, festival_decision, search_turn
 from core.actions import Action, End, Festival, parse_actions
 from core.errors import KratonError
+from core.game import determinize, observation
 from core.state import GameState
 
 
@@ -75,9 +78,11 @@ class SearchPlayer:
     budget_s = 1.0
     use_solver = False
     solver_time = 1.0
+    fair = True  # plan on a deal of the unseen cards, not on the hidden ones (R44)
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
+        self.rng = random.Random(seed)
         self.turns = 0
         self._plan: list[Action] = []
         self._key: int | None = None
@@ -85,7 +90,15 @@ class SearchPlayer:
     def score_fn(self, state: GameState) -> Callable[[GameState], float]:
         raise NotImplementedError
 
+    def world(self, state: GameState) -> GameState:
+        """What the player may plan on: his own view with opponents' hands and the deck order
+        dealt at random (R44), or the full state when ``fair`` is off."""
+        if not self.fair:
+            return state
+        return determinize(observation(state, state.to_move), self.rng)
+
     def plan(self, state: GameState) -> Plan:
+        state = self.world(state)
         extra = []
         if self.use_solver and state.festival is None:
             line = solver_line(state, self.solver_time)
