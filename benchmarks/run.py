@@ -102,6 +102,8 @@ def table(data: dict[str, Any]) -> str:
         other = ", ".join(f"{role} {fmt(per_call(b))}" + (
             f" ({per_call(b) / per_call(fast):.1f}× fast)" if fast else "")
             for role, b in sorted(roles.items()) if role not in ("fast", "reference"))
+        notes = [b["extra_info"]["note"] for _, b in sorted(roles.items()) if "note" in b["extra_info"]]
+        other = "; ".join(x for x in [other, *notes] if x)
         out.append(f"| {entry['group']} | {pair} | {f} | {r} | {ratio} | {other} |")
     out += ["", "| target (median) | measured | met |", "|---|---:|---|"]
     for pair, role, limit, label in TARGETS:
