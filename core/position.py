@@ -165,7 +165,7 @@ def _load_board(s: GameState, d: dict[str, Any]) -> None:
         cells = []
         for name, ter in td["hexes"].items():
             h = _hex(s, name, f"{w}.hexes")
-            if ter not in _TERRAIN:
+            if not isinstance(ter, str) or ter not in _TERRAIN:
                 raise PositionError(f"{w}.hexes.{name}: terrain must be 'rice' or 'village', got {json.dumps(ter)[:20]}")
             cells.append((h, _TERRAIN[ter]))
         cells_t = tuple(sorted(cells, key=lambda c: (-c[1], c[0])))
@@ -199,6 +199,8 @@ def _load_board(s: GameState, d: dict[str, Any]) -> None:
             raise PositionError(f"developers.{name}: player index {json.dumps(owner)[:20]} out of range 0..{n - 1}")
         if s.level[h] == 0:
             raise PositionError(f"developers.{name}: a developer stands only on land (R26)")
+        if s.dev[h] >= 0:  # the same hex spelled twice ('G5', 'g5')
+            raise PositionError(f"developers.{name}: two pieces on {hex_name(h)} (another developer is there)")
         s.dev[h] = owner
     for name, pd in _get(d, "palaces", dict, "").items():
         h = _hex(s, name, "palaces")
@@ -212,6 +214,8 @@ def _load_board(s: GameState, d: dict[str, Any]) -> None:
             raise PositionError(f"palaces.{name}: a palace stands on a village hex (R28)")
         if s.dev[h] >= 0:
             raise PositionError(f"palaces.{name}: two pieces on one hex (a developer is there too)")
+        if s.palace[h]:  # the same hex spelled twice ('G6', 'g6')
+            raise PositionError(f"palaces.{name}: two pieces on {hex_name(h)} (another palace is there)")
         s.palace[h] = v
         s.fest[h] = _get(pd, "festival_held", bool, w)
     for h in s.turn.palaces_changed:

@@ -134,6 +134,8 @@ class GameState:
         if not 2 <= n_players <= 4:
             raise ValueError(f"Java is for 2 to 4 players (R1), not {n_players}")
         names = list(names or PLAYER_NAMES[:n_players])
+        if len(names) != n_players:
+            raise ValueError(f"{len(names)} names given for {n_players} players")
         s = cls(load_map(map_spec), [Player(name) for name in names])
         rng = random.Random(seed)
         deck = [k for k in ("D", "M", "P", "DM", "DP", "MP") for _ in range(5)]
