@@ -47,7 +47,7 @@ def result_line(g: Game) -> str:
         verdict = f"not over: {s.players[s.current_player()].name} to act"
     fests = f"{g.festivals} festival{'' if g.festivals == 1 else 's'}"
     return (f"{g.turns} turns, {len(g.actions)} actions, {fests}; "
-            f"final scores: {scores}; {verdict}")
+            f"{'final ' if g.is_terminal() else ''}scores: {scores}; {verdict}")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
