@@ -136,7 +136,7 @@ class _Obligation:
         self.active = s.obligation_pending() and bool(placements)
         self.budget = s.turn.ap + s.token_bonus()
         self.placements = placements
-        self.min_cost = min((c for _, c in placements), default=99)
+        self.min_cost = min((c for _, c in placements), default=99) if self.active else 99
 
     def keeps(self, a: Action, cost: int, touched: int = -1) -> bool:
         if not self.active:
@@ -146,8 +146,12 @@ class _Obligation:
             return True  # the board is unchanged for tiles (draw) or only freed (exit)
         if touched >= 0 and after >= self.min_cost:
             for tile, c in self.placements:
-                if c <= after and touched not in tile.hexes:
-                    return True
+                if c <= after:
+                    for h, _ in tile.cells:
+                        if h == touched:
+                            break
+                    else:
+                        return True  # this placement stays possible
         if after < 1:
             return False  # every tile costs at least 1 AP (R14)
         return self._placeable_after(a, after)
