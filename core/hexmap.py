@@ -237,9 +237,23 @@ def _load_cached(spec: str) -> HexMap:
 
 
 def load_map(spec: str = "java-centre", base_dir: str | None = None) -> HexMap:
-    """A built-in map by name, or a map file by path (relative paths also tried from base_dir)."""
-    if spec not in BUILTIN_MAPS and base_dir and not os.path.isabs(spec):
+    """A built-in map by name, or a map file by path.
+
+    A relative path is read from ``base_dir`` (the folder of the position file naming it) when the
+    file is there, else from the working folder. File maps are named by their absolute path, so a
+    position keeps pointing at its map wherever it is saved (``core.position.save_position``
+    writes the path relative to the new file again).
+    """
+    if spec in BUILTIN_MAPS:
+        return _load_cached(spec)
+    path = spec
+    if base_dir and not os.path.isabs(spec):
         cand = os.path.join(base_dir, spec)
-        if os.path.exists(cand) and not os.path.exists(spec):
-            spec = cand
-    return _load_cached(spec)
+        if os.path.exists(cand):
+            path = cand
+    if not os.path.exists(path):
+        raise MapError(
+            f"map '{spec}': cannot read it (no such file, and the built-in maps are"
+            f" {', '.join(BUILTIN_MAPS)})"
+        )
+    return _load_cached(os.path.abspath(path))

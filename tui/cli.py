@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -50,8 +51,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KratonError as e:
         print(f"kraton: {e}", file=sys.stderr)
         return EXIT_ERROR
+    except BrokenPipeError:
+        # The reader went away (`kraton apply ... | head`): stop quietly, like other tools.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as e:
-        print(f"kraton: {e.filename or ''}: {e.strerror}", file=sys.stderr)
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"kraton: {where}{e.strerror or e}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
