@@ -11,7 +11,14 @@ import pytest
 
 from benchmarks.common import ranking_board, ranking_cases
 from benchmarks.reference import first_second_ref, highest_at_ref, rank_keys_ref
-from core.ranking import first_second, first_second_at, highest, highest_at, rank_keys
+from core.ranking import (
+    first_second,
+    first_second_at,
+    highest,
+    highest_at,
+    rank_keys,
+    rank_values_at,
+)
 
 CALLS = 64
 SIZES = [(1, 1), (2, 2), (4, 4), (8, 4), (12, 4)]
@@ -61,12 +68,28 @@ def test_highest_reference(bench, n_devs: int, n_players: int) -> None:
 @pytest.mark.parametrize("n_devs", [4, 12])
 @pytest.mark.benchmark(group="ranking")
 def test_rank_keys_fast(bench, n_devs: int) -> None:
+    """Packed keys (``rank_values_at``): one int per player, ordered like the R24 keys."""
+    cases = _cases(n_devs, 4)
+
+    def run() -> list[list[int]]:
+        return [rank_values_at(h, lv, dv, 4) for h, lv, dv in cases]
+
+    got = bench(run, pair=f"rank keys {n_devs} devs", role="fast", calls=CALLS)
+    for vals, (hs, lv, dv) in zip(got, cases):
+        keys = rank_keys_ref([(lv[h], dv[h]) for h in hs if dv[h] >= 0], 4)
+        assert sorted(range(4), key=lambda p: (vals[p], p)) == sorted(range(4), key=lambda p: (keys[p], p))
+
+
+@pytest.mark.parametrize("n_devs", [4, 12])
+@pytest.mark.benchmark(group="ranking")
+def test_rank_keys_lists(bench, n_devs: int) -> None:
+    """``rank_keys``: the keys as sorted lists (what reports and standings show)."""
     cases = _cases(n_devs, 4)
 
     def run() -> list[list[list[int]]]:
         return [rank_keys([(lv[h], dv[h]) for h in hs if dv[h] >= 0], 4) for hs, lv, dv in cases]
 
-    got = bench(run, pair=f"rank keys {n_devs} devs", role="fast", calls=CALLS)
+    got = bench(run, pair=f"rank keys {n_devs} devs", role="lists", calls=CALLS)
     assert [[tuple(k) for k in keys] for keys in got] == [
         rank_keys_ref([(lv[h], dv[h]) for h in hs if dv[h] >= 0], 4) for hs, lv, dv in cases
     ]

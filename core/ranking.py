@@ -80,6 +80,20 @@ def highest(devs: Sequence[tuple[int, int]]) -> int:
     return holder
 
 
+def rank_values_at(
+    hexes: Sequence[int], level: Sequence[int], dev: Sequence[int], n_players: int
+) -> list[int]:
+    """Each player's R24 rank key among the developers on ``hexes`` as one int (0 = no
+    developer there): comparing two values compares the two keys."""
+    vals = [0] * n_players
+    w = _W4 if len(hexes) < 16 else _weights(len(hexes).bit_length())
+    for h in hexes:
+        p = dev[h]
+        if p >= 0:
+            vals[p] += w[level[h]]
+    return vals
+
+
 def first_second_at(
     hexes: Sequence[int], level: Sequence[int], dev: Sequence[int], n_players: int
 ) -> tuple[list[int], list[int]]:
@@ -90,15 +104,22 @@ def first_second_at(
         p = dev[h]
         if p >= 0:
             vals[p] += w[level[h]]
-    distinct = sorted(set(vals), reverse=True)
-    top = distinct[0]
+    top = max(vals)
     if not top:
         return [], []
-    first = [p for p, v in enumerate(vals) if v == top]
-    if len(distinct) < 2 or not distinct[1]:
-        return first, []
-    nxt = distinct[1]
-    return first, [p for p, v in enumerate(vals) if v == nxt]
+    first: list[int] = []
+    second: list[int] = []
+    nxt = 0
+    for p in range(n_players):
+        v = vals[p]
+        if v == top:
+            first.append(p)
+        elif v > nxt:
+            nxt = v
+            second = [p]
+        elif v == nxt and v:
+            second.append(p)
+    return first, second
 
 
 def first_second(keys: Sequence[Sequence[int]]) -> tuple[list[int], list[int]]:

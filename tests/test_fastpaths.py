@@ -25,7 +25,15 @@ from core.actions import Tile
 from core.groups import Groups, update_groups, village_groups
 from core.hexmap import SIZE, load_map
 from core.paths import move_costs
-from core.ranking import first_second, first_second_at, highest, highest_at, key_value, rank_keys
+from core.ranking import (
+    first_second,
+    first_second_at,
+    highest,
+    highest_at,
+    key_value,
+    rank_keys,
+    rank_values_at,
+)
 from core.state import GameState
 
 CENTRAL = load_map("java-centre").central
@@ -93,6 +101,17 @@ def test_r41_first_second_fast_paths_equal_the_reference(devs: list[tuple[int, i
     assert first_second_at(*_on_board(devs), 4) == want
     assert first_second(rank_keys(devs, 4)) == want
     assert [tuple(k) for k in rank_keys(devs, 4)] == keys
+
+
+@settings(max_examples=150)
+@given(small_devs_st | devs_st)
+def test_r24_packed_rank_values_order_players_like_their_keys(devs: list[tuple[int, int]]) -> None:
+    vals = rank_values_at(*_on_board(devs), 4)
+    keys = rank_keys_ref(devs, 4)
+    for p in range(4):
+        assert (vals[p] == 0) == (keys[p] == ())
+        for q in range(4):
+            assert (vals[p] > vals[q]) == (keys[p] > keys[q])
 
 
 def test_r41_second_is_the_next_distinct_key_after_a_shared_first() -> None:
