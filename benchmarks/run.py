@@ -122,8 +122,11 @@ def table(data: dict[str, Any]) -> str:
 
 
 def write_table(text: str) -> None:
-    with open(README, encoding="utf-8") as f:
-        doc = f.read()
+    try:
+        with open(README, encoding="utf-8") as f:
+            doc = f.read()
+    except FileNotFoundError:
+        doc = "# Benchmarks\n\n## Results\n"
     block = f"{START}\n{text}\n{END}"
     if START in doc and END in doc:
         doc = re.sub(re.escape(START) + r".*?" + re.escape(END), lambda _: block, doc, flags=re.DOTALL)
