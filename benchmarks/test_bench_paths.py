@@ -20,14 +20,17 @@ from core.state import GameState
 
 @functools.cache
 def _cases() -> list[tuple[int, GameState]]:
-    out = []
+    out: list[tuple[int, GameState]] = []
     for stage in ("middle", "late"):
         s = position(stage)
         out.extend((h, s) for h in s.map.hexes if s.dev[h] >= 0)
     return out
 
 
-def _args(h: int, s: GameState) -> tuple:
+Args = tuple[int, int, list[int], list[int], list[int], list[int], list[tuple[int, ...]]]
+
+
+def _args(h: int, s: GameState) -> Args:
     return (h, s.dev[h], s.level, s.terrain, s.dev, s.palace, s.map.nbrs)
 
 

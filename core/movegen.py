@@ -11,9 +11,22 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from core.actions import RICE, VILLAGE, Action, Draw, End, Enter, Exit, Irrigate, Move, Palace, Tile, Token
+from core.actions import (
+    RICE,
+    VILLAGE,
+    Action,
+    Draw,
+    End,
+    Enter,
+    Exit,
+    Irrigate,
+    Move,
+    Palace,
+    Tile,
+    Token,
+)
 from core.hexmap import CENTRAL, HexMap
 from core.legality import PALACE_VALUES, joins_two_cities, ring_holder
 from core.paths import move_costs
@@ -162,6 +175,7 @@ class _Obligation:
         hexes free or not free, so they are written into the board for the test and undone;
         anything else (a palace changes the groups, R15) is pushed and popped."""
         s = self.s
+        writes: list[tuple[list[Any], int, Any]]
         if isinstance(a, Move):
             writes = [(s.dev, a.src, -1), (s.dev, a.dst, s.to_move)]
         elif isinstance(a, Enter):
