@@ -140,7 +140,9 @@ def position_report(s: GameState, solve: bool = False, time_limit: float | None 
         "ponds": ponds,
         "final_count": final_count(s),
     }
-    report["projected"] = [a + b for a, b in zip(report["scores"], report["final_count"])]
+    # A player who has made his final count (R40) has it in his score already.
+    report["projected"] = [p.score + (0 if p.final_counted else fc)
+                           for p, fc in zip(s.players, report["final_count"])]
     if s.festival is not None:
         report["festival"] = s.festival.to_json()
     if solve:
@@ -177,10 +179,15 @@ def report_text(s: GameState, r: dict[str, Any]) -> str:
         fs = f"{who(c['first'])} / {who(c['second'])}"
         lines.append(f"  {c['palace']:<7}{c['value']:>5}{c['size']:>5}  {keys:<34}{fs:<24}"
                      f"{_options_text(names, c['enlarge'])}")
-    lines.append(f"Villages ({len(r['villages'])}):")
+    singles = sum(1 for v in r["villages"] if v["size"] < 2)
+    lines.append(f"Villages ({len(r['villages'])}"
+                 + (f"; {singles} of one hex, too small for a palace, not listed" if singles else "")
+                 + "):")
     for v in r["villages"]:
+        if v["size"] < 2:
+            continue
         where = (f"palace {'/'.join(map(str, v['palace_values']))} possible on {', '.join(v['sites'])}; "
-                 f"build next: {_options_text(names, v['build'])}") if v["palace_values"] else "too small for a palace"
+                 f"build next: {_options_text(names, v['build'])}") if v["palace_values"] else "no palace piece of a value up to its size is left (R28)"
         lines.append(f"  {v['size']:>2} hexes from {v['hexes'][0]}: highest {one(v['highest'])}; {where}")
     lines.append(f"Ponds ({len(r['ponds'])}):")
     for p in r["ponds"]:

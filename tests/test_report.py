@@ -171,3 +171,19 @@ def test_r32_a_festival_being_bid_is_reported():
     assert r["festival"]["palace"] == "G6" and r["festival"]["to_decide"] == 1
     assert r["best_turn"] is None or "festival" in r["best_turn"]["note"]
     assert "G6 (R32): Yellow to decide" in report_text(s, r)
+
+
+def test_r40_projection_does_not_count_a_final_count_twice():
+    s = build(players=3, tiles=["G6v", "G7v", *tower("G8", 2), "G9v"],
+              developers={"G7": 0, "G8": 1}, palaces={"G6": 2}, scores=[5, 1, 0])
+    s.players[1].final_counted = True  # Yellow's 2 for the city are in his score already
+    assert position_report(s)["projected"] == [6, 1, 0]
+
+
+def test_r28_a_village_whose_palace_pieces_ran_out():
+    s = build(players=2, tiles=["G6v", "G7v"], developers={"G6": 0})
+    s.palace_supply[2] = 0
+    r = position_report(s)
+    (v,) = r["villages"]
+    assert v["palace_values"] == [] and v["build"] == [] and v["sites"] == []
+    assert "no palace piece of a value up to its size is left (R28)" in report_text(s, r)
