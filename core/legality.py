@@ -180,9 +180,9 @@ def check_move(s: GameState, a: Move) -> int:
         raise IllegalAction(a, "R27", "the developer is already there")
     _free_land(s, a, a.dst)
     args = (a.src, s.to_move, s.level, s.terrain, s.dev, s.palace, s.map.nbrs)
-    cost = move_costs(*args, s.turn.ap).get(a.dst)  # the search stops at the AP left
+    cost = move_costs(*args, s.turn.ap, a.dst).get(a.dst)  # stops at the AP left, or at dst
     if cost is None:
-        cost = move_costs(*args).get(a.dst)  # too dear (R7) or no path at all (R27)?
+        cost = move_costs(*args, 99, a.dst).get(a.dst)  # too dear (R7) or no path at all (R27)?
     if cost is None:
         raise IllegalAction(
             a, "R27", f"no path of land hexes free of opponents' developers and palaces leads to {hex_name(a.dst)}"

@@ -19,10 +19,13 @@ def move_costs(
     palace: Sequence[int],
     nbrs: Sequence[Sequence[int]],
     limit: int = 99,
+    target: int = -1,
 ) -> dict[int, int]:
     """{hex: cheapest cost} for every hex the developer on ``src`` can reach within ``limit``.
 
     Includes passable hexes carrying the mover's own developers (callers filter destinations).
+    With a ``target`` the search stops as soon as that hex's cost is known (the dict is then
+    partial; a cost is final the moment it is written).
     Layer by layer: all hexes of cost d are flooded through same-terrain steps before any of
     cost d + 1 is touched, so each hex is expanded once (a plain 0-1 BFS re-queues hexes).
     """
@@ -43,6 +46,8 @@ def move_costs(
                     continue
                 if terrain[n] == th:
                     dist[n] = d
+                    if n == target:
+                        return dist
                     stack.append(n)
                 else:
                     nxt.append(n)
@@ -53,4 +58,6 @@ def move_costs(
         for n in nxt:
             if n not in dist:
                 dist[n] = d
+                if n == target:
+                    return dist
                 frontier.append(n)

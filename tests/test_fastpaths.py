@@ -223,8 +223,12 @@ def test_r27_move_costs_equal_dijkstra_on_random_boards(seed: int) -> None:
     src = rng.choice([h for h in m.hexes if level[h] and not palace[h]])
     dev[src] = 0
     args = (src, 0, level, terrain, dev, palace, m.nbrs)
-    assert move_costs(*args) == move_costs_ref(*args)
+    full = move_costs_ref(*args)
+    assert move_costs(*args) == full
     assert move_costs(*args, 2) == move_costs_ref(*args, 2)
+    for dst in rng.sample(m.hexes, 12):  # the early stop at a target keeps its exact cost
+        assert move_costs(*args, 99, dst).get(dst) == full.get(dst)
+        assert move_costs(*args, 1, dst).get(dst) == (full.get(dst) if full.get(dst, 9) <= 1 else None)
 
 
 # ----------------------------------------------------------------------------- generation
