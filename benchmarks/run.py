@@ -23,8 +23,11 @@ from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+# pytest-benchmark's full JSON (every round's timing) goes to .benchmarks/ (not versioned); the
+# same JSON without the per-round data is kept next to the table as results/latest.json.
+FULL_PATH = os.path.join(ROOT, ".benchmarks", "latest-full.json")
 JSON_PATH = os.path.join(HERE, "results", "latest.json")
-PARTIAL_PATH = os.path.join(HERE, "results", "partial.json")  # -k runs: the table is kept
+PARTIAL_PATH = os.path.join(ROOT, ".benchmarks", "partial.json")  # -k runs: the table is kept
 README = os.path.join(HERE, "README.md")
 START, END = "<!-- bench-table:start -->", "<!-- bench-table:end -->"
 
@@ -48,6 +51,20 @@ def run_suites(extra: list[str], json_path: str) -> int:
            "--benchmark-columns=median,iqr,rounds", *extra]
     print("$", " ".join(cmd), flush=True)
     return subprocess.call(cmd, cwd=ROOT)
+
+
+def compact(src: str, dst: str) -> None:
+    """The pytest-benchmark JSON without each benchmark's per-round timings."""
+    with open(src, encoding="utf-8") as f:
+        data = json.load(f)
+    for b in data["benchmarks"]:
+        b["stats"].pop("data", None)
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    tmp = dst + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+    os.replace(tmp, dst)
 
 
 def fmt(seconds: float) -> str:
@@ -145,11 +162,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     path = PARTIAL_PATH if args.k else JSON_PATH
     if not args.table_only:
-        rc = run_suites(["-k", args.k] if args.k else [], path)
+        rc = run_suites(["-k", args.k] if args.k else [], path if args.k else FULL_PATH)
         if rc != 0:
             print(f"run.py: the benchmarks failed (pytest exit {rc}); the table was not rewritten",
                   file=sys.stderr)
             return 1
+        if not args.k:
+            compact(FULL_PATH, JSON_PATH)
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
