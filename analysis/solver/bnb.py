@@ -57,6 +57,13 @@ def _draw_options(s: GameState) -> list[tuple[Draw, ...]]:
     return opts
 
 
+def _festival_cap(s: GameState) -> int:
+    """Most a festival could still give the mover: half the best festival-free palace (R34)."""
+    if not festival_live():
+        return 0
+    return max((s.palace[h] for h in s.map.hexes if s.palace[h] and not s.fest[h]), default=0) // 2
+
+
 def leaf_options(s: GameState) -> list[tuple[Outcome, tuple[Action, ...]]]:
     """Ways to finish the turn here (R8 satisfied): stop, or draw 0–2 cards and hold a festival
     no opponent can take part in (R30–R36)."""
@@ -105,9 +112,13 @@ class _BnB:
         self.seen[key] = acc
         self.nodes += 1
         if may_end(s):
-            for o, tail in leaf_options(s):
-                if acc + o > self.best:
-                    self.best, self.line = acc + o, [*path, *tail]
+            if acc > self.best:
+                self.best, self.line = acc, list(path)
+            if acc.points + _festival_cap(s) > self.best.points or (
+                    acc.points + _festival_cap(s) == self.best.points and acc[1:] > self.best[1:]):
+                for o, tail in leaf_options(s):
+                    if acc + o > self.best:
+                        self.best, self.line = acc + o, [*path, *tail]
         ub = upper_bound(s)
         if acc.points + ub < self.best.points:
             return

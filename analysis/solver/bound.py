@@ -9,7 +9,7 @@ Used by branch and bound to prune and by the CP-SAT engine's proof. Every term o
 - ponds (R38): a pond can be enclosed only if its bare neighbours can be covered, at most 3 per
   AP; it then pays 3 per space at most once. Each irrigation (1 AP) adds at most one space.
 - festival (R30–R34): at most half the largest palace value, for 0 AP.
-A small knapsack over these items with the AP left gives the bound.
+A small multiple-choice knapsack over these options with the AP left gives the bound.
 """
 
 from __future__ import annotations
@@ -52,6 +52,72 @@ def _max_cover(s: GameState, bare: set[int]) -> int:
     return best
 
 
+def _palace_options(s: GameState, ap: int, cap: int) -> list[list[tuple[int, int]]]:
+    """For each village group, the (AP cost, value) options of one palace action there (R28,
+    R29); the knapsack takes at most one option per group.
+
+    With ``k`` tiles the group grows by at most ``k`` village hexes plus every group within
+    ``k + 1`` steps (joined by those hexes; R15 forbids joining two cities). The palace costs
+    1 AP; a group without a developer of the mover also needs him in: 1 more AP, unless one of
+    the ``k`` tiles brings him (a tile joining his developer's group). A developer already in
+    the group may climb inside it for 0 AP (R27). A group of 4+ hexes may be split (R23) for a
+    second palace; a group made from nothing needs 2 tiles, a developer and the palace.
+    """
+    from core.hexmap import axial_distance
+
+    me = s.to_move
+    g = s.groups()
+    changed = set(s.turn.palaces_changed)
+    out: list[list[tuple[int, int]]] = []
+    n = len(g.members)
+    for gi, members in enumerate(g.members):
+        ph = g.palace[gi]
+        old = s.palace[ph] if ph >= 0 else 0
+        if ph >= 0 and ph in changed:
+            old = 99  # this palace changed this turn already (R29)
+        has_dev = any(s.dev[h] == me for h in members)
+        near: list[tuple[int, int]] = []  # (tiles needed to join, size)
+        if ap >= 2:
+            for gj in range(n):
+                if gj == gi or (ph >= 0 and g.palace[gj] >= 0):
+                    continue
+                other = g.members[gj]
+                d = min(axial_distance(a, b) for a in members for b in other)
+                if d - 1 <= ap:
+                    near.append((d - 1, len(other)))
+        opts = []
+        for k in range(0, ap):
+            cost = 1 + (k if has_dev else max(1, k))
+            if cost > ap:
+                break
+            size = len(members) + k + sum(sz for need, sz in near if need <= k)
+            v = min(cap, size)
+            v -= v % 2
+            if v > old and v >= 2:
+                opts.append((cost, v))
+        if opts:
+            out.append(opts)
+        if len(members) >= 4:
+            second = []
+            for k in range(1, ap):
+                cost = 1 + k + (0 if has_dev else 1)
+                v = min(cap, len(members) - 2 + k)
+                v -= v % 2
+                if cost <= ap and v >= 2:
+                    second.append((cost, v))
+            if second:
+                out.append(second)
+    for _ in range(4, ap + 1, 4):
+        opts = []
+        for cost in range(4, ap + 1):
+            v = min(cap, 2 + cost - 4)
+            v -= v % 2
+            if v >= 2:
+                opts.append((cost, v))
+        out.append(opts)
+    return out
+
+
 def _free_reach(s: GameState) -> set[int]:
     """Hexes where one of the mover's developers stands or can stand for 0 AP (R27)."""
     from core.paths import move_costs
@@ -70,26 +136,12 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
         ap = s.turn.ap
     me = s.to_move
     cap = _value_cap(s, ap)
-    items: list[tuple[int, int]] = []  # (cost, points)
+    choices: list[list[tuple[int, int]]] = []  # per opportunity: (cost, points) options
+    top_value = 0  # the largest palace value the options could reach (for the festival term)
     if ap >= 1 and cap >= 2:
-        g = s.groups()
-        changed = set(s.turn.palaces_changed)
-        villages = sum(len(m) for gi, m in enumerate(g.members) if g.palace[gi] < 0)
-        for gi, members in enumerate(g.members):
-            ph = g.palace[gi]
-            if ph >= 0 and ph in changed:
-                continue
-            # A developer already in the group may climb inside it for 0 AP (R27), so only
-            # "has a developer there" is safe for a 1-AP palace.
-            if any(s.dev[h] == me for h in members):
-                old = s.palace[ph] if ph >= 0 else 0
-                grow = 0 if ap == 1 else ap - 1 + villages - (len(members) if ph < 0 else 0)
-                v = min(cap, len(members) + grow)
-                v -= v % 2
-                if v > old:
-                    items.append((1, v // 2))
-        for _ in range(ap // 2):
-            items.append((2, cap // 2))
+        for opts in _palace_options(s, ap, cap):
+            choices.append([(c, v // 2) for c, v in opts])
+            top_value = max([top_value, *(v for _, v in opts)])
     pond_points, pond_cost = 0, 99
     if ap >= 1:
         free = _free_reach(s)
@@ -105,13 +157,17 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
                 pond_points += 3 * len(pond)
                 pond_cost = min(pond_cost, need)
         if pond_points:
-            items.append((pond_cost, pond_points))
+            choices.append([(pond_cost, pond_points)])
         for _ in range(min(ap, s.irrigation_supply)):
-            items.append((1, 3))
+            choices.append([(1, 3)])
     best = [0] * (ap + 1)
-    for cost, pts in items:
-        for b in range(ap, cost - 1, -1):
-            best[b] = max(best[b], best[b - cost] + pts)
+    for opts in choices:
+        nxt = list(best)
+        for cost, pts in opts:
+            for b in range(cost, ap + 1):
+                if best[b - cost] + pts > nxt[b]:
+                    nxt[b] = best[b - cost] + pts
+        best = nxt
     fest = 0
     if festivals:
         from analysis.solver.common import festival_live
@@ -120,5 +176,5 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
         hand_ok = bool(matching(s.players[me].hand, s.face_up))
         if festival_live() and (hand_ok or (ap >= 1 and s.turn.cards_drawn < 2)):
             cities = [s.palace[h] for h in s.map.hexes if s.palace[h] and not s.fest[h]]
-            fest = max([*cities, cap if ap >= 1 else 0], default=0) // 2
+            fest = max([*cities, top_value], default=0) // 2
     return best[ap] + fest

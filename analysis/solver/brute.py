@@ -1,13 +1,19 @@
 """The brute-force reference: every legal action sequence of the turn, memoised on the full
 state key. Exact and simple on purpose — the other engines are tested against it.
 
-The value of a state is the best ``Outcome`` the rest of the turn can add. Actions costing 0 AP
-(moves along one terrain, R27) can lead back to a state still being searched; such a successor is
-skipped (a line through a cycle earns exactly what the line without it earns), and a value that
-depended on such a skip is not memoised, so memo entries are always exact.
+The value of a state is the best ``Outcome`` the rest of the turn can add. Every action but one
+kind changes something that never comes back within a turn (AP, the token, cards drawn, the
+board): moves that cost 0 AP (one terrain all the way, R27) only shift developers, and such a
+move can always be walked back the same way for 0 AP. So the states joined by 0-AP moves form
+classes in which every state has the same value: the search collects a whole class, takes the
+best action out of any of its states, and memoises the value for all of them — no cycles.
 """
 
 from __future__ import annotations
+
+from core.actions import Action, End, Festival, Move
+from core.errors import IllegalAction
+from core.state import GameState
 
 from analysis.solver.common import (
     ZERO,
@@ -20,66 +26,98 @@ from analysis.solver.common import (
     may_end,
     step_outcome,
 )
-from core.actions import Action, End, Festival
-from core.errors import IllegalAction
-from core.state import GameState
 
 _NEG = Outcome(-(10**9), 0, 0, 0)
+Entry = tuple[Outcome, tuple[Action, ...]]
+
+
+def _back(path: list[Move]) -> list[Move]:
+    return [Move(m.dst, m.src) for m in reversed(path)]
 
 
 class _Brute:
     def __init__(self, deadline: Deadline, key: KeyMaker) -> None:
         self.key = key
-        self.memo: dict[tuple[object, ...], tuple[Outcome, tuple[Action, ...]]] = {}
-        self.stack: dict[tuple[object, ...], int] = {}
+        self.memo: dict[tuple[object, ...], Entry] = {}
         self.deadline = deadline
         self.nodes = 0
 
-    def value(self, s: GameState) -> tuple[Outcome, tuple[Action, ...], int]:
-        """(best future outcome, its line, lowest stack depth of a skipped cycle or a big number)."""
+    def _class(self, s: GameState) -> list[tuple[tuple[object, ...], list[Move]]]:
+        """The states reachable from ``s`` by 0-AP moves, each with a path of moves to it."""
+        members = [(self.key(s), [])]
+        seen = {members[0][0]}
+        i = 0
+        while i < len(members):
+            _, path = members[i]
+            i += 1
+            for a in path:
+                s.push(a)
+            try:
+                for a in list(s.legal_actions()):
+                    if not isinstance(a, Move):
+                        continue
+                    o = step_outcome(s, a)
+                    try:
+                        if o.neg_ap == 0:
+                            k = self.key(s)
+                            if k not in seen:
+                                seen.add(k)
+                                members.append((k, [*path, a]))
+                    finally:
+                        s.pop()
+            finally:
+                for _ in path:
+                    s.pop()
+        return members
+
+    def value(self, s: GameState) -> Entry:
         key = self.key(s)
         hit = self.memo.get(key)
         if hit is not None:
-            return hit[0], hit[1], 1 << 30
-        depth = len(self.stack)
-        self.stack[key] = depth
-        self.nodes += 1
-        best: Outcome = ZERO if may_end(s) else _NEG
-        line: tuple[Action, ...] = ()
-        low = 1 << 30
-        for a in list(s.legal_actions()):
-            if self.deadline.expired():
-                break
-            if isinstance(a, End):
-                continue
-            if isinstance(a, Festival):
-                fo = festival_outcome(s, a)
-                if fo is not None and fo > best:
-                    best, line = fo, (a,)
-                continue
+            return hit
+        members = self._class(s)
+        best: Outcome = _NEG
+        best_i, tail = 0, ()  # the member holding the best continuation
+        for i, (_, path) in enumerate(members):
+            for a in path:
+                s.push(a)
             try:
-                gain = step_outcome(s, a)
-            except IllegalAction:
-                continue
-            try:
-                k2 = self.key(s)
-                d2 = self.stack.get(k2)
-                if d2 is not None:
-                    low = min(low, d2)
-                    continue
-                sub, subline, sublow = self.value(s)
+                self.nodes += 1
+                if may_end(s) and ZERO > best:
+                    best, best_i, tail = ZERO, i, ()
+                for a in list(s.legal_actions()):
+                    if self.deadline.expired():
+                        break
+                    if isinstance(a, End):
+                        continue
+                    if isinstance(a, Festival):
+                        fo = festival_outcome(s, a)
+                        if fo is not None and fo > best:
+                            best, best_i, tail = fo, i, (a,)
+                        continue
+                    try:
+                        gain = step_outcome(s, a)
+                    except IllegalAction:
+                        continue
+                    try:
+                        if isinstance(a, Move) and gain.neg_ap == 0:
+                            continue  # inside the class
+                        sub, subline = self.value(s)
+                    finally:
+                        s.pop()
+                    if sub.points <= _NEG.points // 2:
+                        continue
+                    if gain + sub > best:
+                        best, best_i, tail = gain + sub, i, (a, *subline)
             finally:
-                s.pop()
-            low = min(low, sublow)
-            if sub.points <= _NEG.points // 2:
-                continue
-            total = gain + sub
-            if total > best:
-                best, line = total, (a, *subline)
-        del self.stack[key]
-        if low >= depth and not self.deadline.hit:
-            self.memo[key] = (best, line)
-        return best, line, low
+                for _ in path:
+                    s.pop()
+        to_best = members[best_i][1]
+        for k, path in members:
+            line = (*_back(path), *to_best, *tail) if best.points > _NEG.points // 2 else ()
+            if not self.deadline.hit:
+                self.memo[k] = (best, line)
+        return best, (*to_best, *tail) if best.points > _NEG.points // 2 else ()
 
 
 def solve_brute(state: GameState, time_limit: float | None = None) -> SolveResult:
@@ -87,8 +125,6 @@ def solve_brute(state: GameState, time_limit: float | None = None) -> SolveResul
     dl = Deadline(time_limit)
     s = state.copy()
     b = _Brute(dl, KeyMaker(s))
-    best, line, _ = b.value(s)
-    if best.points <= _NEG.points // 2:
-        line = ()
+    best, line = b.value(s)
     return make_result(state, list(line), optimal=not dl.hit, engine="brute",
                        seconds=dl.elapsed(), nodes=b.nodes)

@@ -203,8 +203,26 @@ def replay(state: GameState, line: list[Action]) -> tuple[Outcome, list[int]]:
     return total, steps
 
 
+def simplify(state: GameState, line: list[Action]) -> list[Action]:
+    """Drop actions whose removal leaves the line legal with the same outcome (e.g. developer
+    moves there and back for 0 AP), so the answer shows only what matters."""
+    target, _ = replay(state, line)
+    i = len(line) - 1
+    while i >= 0:
+        if not isinstance(line[i], Festival):
+            trial = line[:i] + line[i + 1:]
+            try:
+                if replay(state, trial)[0] >= target:
+                    line = trial
+            except IllegalAction:
+                pass
+        i -= 1
+    return line
+
+
 def make_result(state: GameState, line: list[Action], optimal: bool, engine: str, seconds: float,
                 nodes: int = 0, notes: list[str] | None = None) -> SolveResult:
+    line = simplify(state, list(line))
     out, steps = replay(state, line)
     return SolveResult(best=out.points, line=list(line), step_points=steps, optimal=optimal,
                        engine=engine, seconds=seconds, handed=-out.neg_handed,

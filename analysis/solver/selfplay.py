@@ -11,7 +11,7 @@ import random
 from core.actions import Action, Draw, End, Enter, Festival, Irrigate, Move, Palace, Tile, Token
 from core.state import GameState
 
-_WEIGHT = {Palace: 30.0, Enter: 6.0, Tile: 4.0, Move: 3.0, Irrigate: 3.0, Draw: 0.3,
+_WEIGHT = {Palace: 30.0, Enter: 2.0, Tile: 4.0, Move: 1.0, Irrigate: 1.5, Draw: 0.3,
            Token: 0.2, End: 1.0, Festival: 2.0}
 
 

@@ -1,0 +1,143 @@
+"""The best-turn solver (issue 5) on hand-built positions of the mini map ``mini-b``: each test
+names the rule that decides the answer, and all three engines must give it."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from analysis.solver import solve
+from analysis.solver.common import replay
+from core.actions import parse_actions
+from core.errors import KratonError
+from core.position import position_to_dict
+from core.state import GameState
+from tests.helpers import lay, put_dev, put_palace
+
+MINI_B = os.path.join(os.path.dirname(__file__), "maps", "mini-b.txt")
+ENGINES = ("brute", "bnb", "cpsat")
+
+# mini-b: interior (non-border) spaces C3 C4 C5 D4 around the printed irrigation D3, whose ring
+# is D2 D4 C3 C4 E3 E4.
+
+
+def set_cards(s: GameState, face_up: str, hands: list[list[str]]) -> None:
+    """Deal chosen cards (all 30 stay accounted for, R2): the rest form the deck."""
+    pool = [*s.deck, *s.discard, s.face_up, *(c for p in s.players for c in p.hand)]
+    for c in [face_up, *(c for h in hands for c in h)]:
+        pool.remove(c)
+    s.face_up, s.discard, s.deck = face_up, [], sorted(pool)
+    for p, h in zip(s.players, hands):
+        p.hand = list(h)
+
+
+def mini(ap: int = 1, token: bool = False, tiles: tuple[str, ...] = ()) -> GameState:
+    """A mini-b position, player 0 to move with ``ap`` AP, no card matching the face-up D."""
+    s = GameState.new(2, seed=1, map_spec=MINI_B)
+    set_cards(s, "D", [["M", "P", "MP"], ["M", "P", "MP"]])
+    s.to_move = 0
+    s.turn.ap = ap
+    s.turn.tile_placed = True
+    s.turn.token_used = not token
+    for t in tiles:
+        lay(s, t)
+    return s
+
+
+def check(s: GameState, engine: str) -> tuple[int, str]:
+    before = position_to_dict(s)
+    r = solve(s, engine=engine)
+    assert position_to_dict(s) == before, "solve must not change its input"
+    assert r.optimal and r.engine == engine
+    out, steps = replay(s, r.line)
+    assert out.points == r.best == sum(r.step_points) and steps == r.step_points
+    return r.best, r.line_text
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_r28_r29_one_ap_palace_find(engine: str) -> None:
+    """R28/R29: with 1 AP and a developer in a 2-village group the best is a palace of 2 (1 pt)."""
+    s = mini(tiles=("C3v", "C4v"))
+    put_dev(s, "C3", 0)
+    assert check(s, engine) == (1, "palace C4 2")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_r25_no_highest_position_no_palace(engine: str) -> None:
+    """R25: an opponent's equal key blocks the palace: nothing scores."""
+    s = mini(tiles=("C3v", "C4v", "C5v"))
+    put_dev(s, "C3", 0)
+    put_dev(s, "C5", 1)
+    best, _ = check(s, engine)
+    assert best == 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_r27_climb_a_terrace_for_the_highest_position(engine: str) -> None:
+    """R24/R27: moving up a terrace inside the group costs 0 AP and wins the highest position."""
+    s = mini(tiles=("C3v", "C4v", "C5v", "C5v", "C4v", "C4v"))  # C5 at level 2, C4 at 3
+    put_dev(s, "C3", 0)
+    put_dev(s, "C5", 1)
+    best, line = check(s, engine)
+    assert best == 1
+    assert parse_actions(line)[0].kind == "move" and line.endswith("2")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_r38_pond_enclosure_scores_the_ring_holder(engine: str) -> None:
+    """R38: covering the last bare neighbour of the pond D3 scores 3 for the ring holder."""
+    s = mini(tiles=("D2r", "D4r", "C3r", "C4r", "E3r"))
+    put_dev(s, "C3", 0)
+    best, line = check(s, engine)
+    assert best == 3 and "E4" in line
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_r38_pond_for_an_opponent_is_left_alone(engine: str) -> None:
+    """R38 + tie-break: enclosing would hand 3 to the opponent, so the best line does not."""
+    s = mini(tiles=("D2r", "D4r", "C3r", "C4r", "E3r", "C3r"))  # C3 at level 2
+    put_dev(s, "C3", 1)
+    put_dev(s, "C4", 0)
+    r = solve(s, engine=engine)
+    assert r.optimal and r.best == 0 and r.handed == 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_r7_token_only_when_it_pays(engine: str) -> None:
+    """R7: two palaces of 1 AP each with 1 AP left: the token buys the second one."""
+    s = mini(ap=1, token=True, tiles=("B2v", "B3v", "E5v", "E6v"))
+    put_dev(s, "B2", 0)
+    put_dev(s, "E5", 0)
+    r = solve(s, engine=engine)
+    assert r.optimal and r.best == 2 and r.token_used
+    s2 = mini(ap=1, token=True, tiles=("B2v", "B3v"))
+    s2.turn.cards_drawn = 2  # no festival via a drawn card (R36)
+    put_dev(s2, "B2", 0)
+    r2 = solve(s2, engine=engine)
+    assert r2.best == 1 and not r2.token_used and r2.ap_spent == 1
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_r30_r34_festival_alone(engine: str) -> None:
+    """R30–R34: with no AP left, a festival in his city nobody else can join scores alone: 2."""
+    s = mini(ap=0, tiles=("C3v", "C4v", "C5v", "B3v"))
+    put_dev(s, "C3", 0)
+    put_palace(s, "C4", 4)
+    set_cards(s, "D", [["D", "M"], ["DM", "P"]])
+    best, line = check(s, engine)
+    assert best == 2 and line.startswith("festival C4")
+
+
+def test_solve_rejects_unknown_engine() -> None:
+    with pytest.raises(KratonError):
+        solve(mini(), engine="guess")
+
+
+def test_time_limit_marks_the_answer_unproved() -> None:
+    """A search cut by its time limit must not claim optimality (issue 5: optimal only when proved)."""
+    s = GameState.new(2, seed=3)
+    r = solve(s, engine="bnb", time_limit=0.001)
+    assert not r.optimal
+    out, _ = replay(s, r.line)
+    assert out.points == r.best
