@@ -209,11 +209,29 @@ _ARITY = {
 }
 
 
+# The rule each action's text belongs to, named when the text cannot be read (notation.md).
+_RULE = {
+    "tile": "R10",
+    "enter": "R26",
+    "move": "R27",
+    "exit": "R27",
+    "palace": "R28",
+    "irrigate": "R37",
+    "draw": "R36",
+    "token": "R7",
+    "festival": "R30",
+    "bid": "R32",
+    "pass": "R32",
+    "agree": "R32",
+    "end": "R9",
+}
+
+
 def parse_action(text: str) -> Action:
     """Parse one action (case-insensitive). Raises NotationError with the offending text."""
     words = text.split()
     if not words:
-        raise NotationError("empty action")
+        raise NotationError("empty action (R9: a turn is a list of actions)")
     verb = words[0].lower()
     args = words[1:]
     try:
@@ -261,7 +279,8 @@ def parse_action(text: str) -> Action:
             return Bid(parse_cards(args[0]))
         return {"token": Token, "pass": Pass, "agree": Agree, "end": End}[verb]()
     except NotationError as e:
-        raise NotationError(f"cannot read action '{text.strip()}': {e}") from None
+        rule = _RULE.get(verb, "R9")
+        raise NotationError(f"cannot read action '{text.strip()}': {rule} {e}") from None
 
 
 def parse_actions(text: str) -> list[Action]:
