@@ -11,15 +11,14 @@ import argparse
 import os
 import random
 
+from analysis.solver import solve
+from analysis.solver.common import SolveResult, replay
+from analysis.solver.selfplay import random_position
 from core.actions import Draw, Enter, Festival, Irrigate, Move, Palace, Tile, Token
 from core.groups import all_ponds, pond_ring
 from core.legality import ring_holder
 from core.position import position_to_dict, write_json_atomic
 from core.state import GameState
-
-from analysis.solver import solve
-from analysis.solver.common import SolveResult, replay
-from analysis.solver.selfplay import random_position
 from puzzles import HERE
 
 MAPS = {"mini-b": os.path.join(HERE, "maps", "mini-b.txt"),

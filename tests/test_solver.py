@@ -45,6 +45,13 @@ def mini(ap: int = 1, token: bool = False, tiles: tuple[str, ...] = ()) -> GameS
     return s
 
 
+def no_tiles(s: GameState) -> None:
+    """Empty the mover's own tile supply and the shared one, to keep the search small (R10)."""
+    p = s.players[s.to_move]
+    p.doubles = p.rice = p.villages = 0
+    s.triples = 0
+
+
 def check(s: GameState, engine: str) -> tuple[int, str]:
     before = position_to_dict(s)
     r = solve(s, engine=engine)
@@ -107,12 +114,14 @@ def test_r38_pond_for_an_opponent_is_left_alone(engine: str) -> None:
 def test_r7_token_only_when_it_pays(engine: str) -> None:
     """R7: two palaces of 1 AP each with 1 AP left: the token buys the second one."""
     s = mini(ap=1, token=True, tiles=("B2v", "B3v", "E5v", "E6v"))
+    no_tiles(s)
     put_dev(s, "B2", 0)
     put_dev(s, "E5", 0)
     r = solve(s, engine=engine)
     assert r.optimal and r.best == 2 and r.token_used
     s2 = mini(ap=1, token=True, tiles=("B2v", "B3v"))
     s2.turn.cards_drawn = 2  # no festival via a drawn card (R36)
+    no_tiles(s2)
     put_dev(s2, "B2", 0)
     r2 = solve(s2, engine=engine)
     assert r2.best == 1 and not r2.token_used and r2.ap_spent == 1

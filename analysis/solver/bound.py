@@ -86,7 +86,7 @@ def _palace_options(s: GameState, ap: int, cap: int) -> list[list[tuple[int, int
                 if d - 1 <= ap:
                     near.append((d - 1, len(other)))
         opts = []
-        for k in range(0, ap):
+        for k in range(ap):
             cost = 1 + (k if has_dev else max(1, k))
             if cost > ap:
                 break
@@ -165,8 +165,7 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
         nxt = list(best)
         for cost, pts in opts:
             for b in range(cost, ap + 1):
-                if best[b - cost] + pts > nxt[b]:
-                    nxt[b] = best[b - cost] + pts
+                nxt[b] = max(nxt[b], best[b - cost] + pts)
         best = nxt
     fest = 0
     if festivals:

@@ -11,10 +11,6 @@ best action out of any of its states, and memoises the value for all of them —
 
 from __future__ import annotations
 
-from core.actions import Action, End, Festival, Move
-from core.errors import IllegalAction
-from core.state import GameState
-
 from analysis.solver.common import (
     ZERO,
     Deadline,
@@ -26,6 +22,9 @@ from analysis.solver.common import (
     may_end,
     step_outcome,
 )
+from core.actions import Action, End, Festival, Move
+from core.errors import IllegalAction
+from core.state import GameState
 
 _NEG = Outcome(-(10**9), 0, 0, 0)
 Entry = tuple[Outcome, tuple[Action, ...]]
@@ -125,6 +124,6 @@ def solve_brute(state: GameState, time_limit: float | None = None) -> SolveResul
     dl = Deadline(time_limit)
     s = state.copy()
     b = _Brute(dl, KeyMaker(s))
-    best, line = b.value(s)
+    _, line = b.value(s)
     return make_result(state, list(line), optimal=not dl.hit, engine="brute",
                        seconds=dl.elapsed(), nodes=b.nodes)

@@ -1,0 +1,53 @@
+"""``kraton solve`` (issue 5, notation.md): the best line with points per step, ``--json`` with
+best/line/optimal/engine/seconds, the file never changed, bad input one message and exit 2."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from core.position import save_position
+from tests.helpers import put_dev
+from tests.test_solver import mini
+from tui.cli import main
+
+
+@pytest.fixture()
+def palace_file(tmp_path: object) -> str:
+    s = mini(tiles=("C3v", "C4v"))
+    put_dev(s, "C3", 0)
+    s.players[0].villages -= 2  # the two village tiles laid (R1 material)
+    path = os.path.join(str(tmp_path), "p.json")
+    save_position(s, path)
+    return path
+
+
+@pytest.mark.parametrize("engine", ("cpsat", "bnb", "brute"))
+def test_solve_json_contract(palace_file: str, engine: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """R28/R29 one-AP palace: --json gives best, line, optimal, engine, seconds."""
+    with open(palace_file, "rb") as f:
+        raw = f.read()
+    assert main(["solve", palace_file, "--json", "--engine", engine]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["best"] == 1 and d["line"] == "palace C4 2" and d["optimal"] is True
+    assert d["engine"] == engine and d["seconds"] >= 0 and d["step_points"] == [1]
+    with open(palace_file, "rb") as f:
+        assert f.read() == raw, "a solve never changes the input file"
+
+
+def test_solve_text_shows_points_per_step(palace_file: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", palace_file]) == 0
+    out = capsys.readouterr().out
+    assert "palace C4 2" in out and "+1" in out and "optimal (proved)" in out
+
+
+def test_solve_errors_exit_2(palace_file: str, tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", os.path.join(str(tmp_path), "missing.json")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert main(["solve", palace_file, "--time-limit", "0"]) == 2
+    assert "--time-limit" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        main(["solve", palace_file, "--engine", "guess"])
+    assert e.value.code == 2
