@@ -23,6 +23,7 @@ from core.errors import KratonError
 from core.state import GameState
 
 MAX_ACTIONS = 20_000  # a guard against a player that never ends its turn
+STALL_ROUNDS = 3  # rounds without any tile placed before a game is adjudicated (see below)
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class GameResult:
     think: list[float]  # seconds each seat spent choosing
     history: list[list[int]] = field(default_factory=list)  # scores after every turn
     movers: list[int] = field(default_factory=list)  # who played each of those turns
+    adjudicated: bool = False  # ended by the stall rule, not by R40 (see ``adjudicate``)
 
 
 def seatings(players: Sequence[str], games: int, seed: int) -> list[GameSpec]:
@@ -55,6 +57,21 @@ def seatings(players: Sequence[str], games: int, seed: int) -> list[GameSpec]:
     return [
         GameSpec(g, tuple(players[(i + g) % n] for i in range(n)), seed + g) for g in range(games)
     ]
+
+
+def adjudicate(s: GameState, mover: int) -> None:
+    """Tournament rule for a stalled game (not in the rule book): three-space tiles remain, but
+    for ``STALL_ROUNDS`` rounds no tile could be placed, because developers block every flat
+    spot and nobody moves them (players holding positions never need to). R40 would never end
+    such a game, so it is ended the way ``core.endgame`` ends a board where no tile fits ever
+    again: as if ``mover``'s turn, just finished, had used the last three-space tile (his final
+    count now; each other player one more turn, then his count, R40/R41)."""
+    from core.scoring import final_count
+
+    n = s.n_players
+    s.players[mover].score += final_count(s)[mover]
+    s.players[mover].final_counted = True
+    s.last_round = [(mover + i) % n for i in range(2, n)]  # to_move is mover + 1 already
 
 
 def play_game(spec: GameSpec) -> GameResult:
@@ -66,24 +83,33 @@ def play_game(spec: GameSpec) -> GameResult:
     movers: list[int] = []
     start = time.perf_counter()
     actions = 0
+    idle = 0  # turns in a row without a tile
+    adjudicated = False
     while not s.is_terminal():
         if actions >= MAX_ACTIONS:
             raise KratonError(f"game {spec.index} did not end within {MAX_ACTIONS} actions (R40)")
         who = s.current_player()
         mover = s.to_move
+        tiles = len(s.tiles)
         t0 = time.perf_counter()
         a = bots[who].choose(s)
         think[who] += time.perf_counter() - t0
         s.push(a)
         actions += 1
+        idle = 0 if len(s.tiles) > tiles else idle
         if s.to_move != mover or s.is_terminal():
             history.append([p.score for p in s.players])
             movers.append(mover)
+            idle += 1
+            if (idle >= STALL_ROUNDS * s.n_players and s.last_round is None
+                    and not s.is_terminal() and s.festival is None):
+                adjudicate(s, mover)
+                adjudicated = True
     scores = [p.score for p in s.players]
     top = max(scores)
     return GameResult(spec.index, spec.seed, list(spec.seats), scores,
                       [i for i, v in enumerate(scores) if v == top], len(movers), actions,
-                      time.perf_counter() - start, think, history, movers)
+                      time.perf_counter() - start, think, history, movers, adjudicated)
 
 
 def run_tournament(
@@ -156,6 +182,7 @@ def summarize(results: Sequence[GameResult]) -> dict[str, Any]:
     secs = [r.seconds for r in results]
     return {
         "games": len(results),
+        "adjudicated": sum(1 for r in results if r.adjudicated),
         "players": rows,
         "head_to_head": h2h,
         "length": {
@@ -169,7 +196,8 @@ def summarize(results: Sequence[GameResult]) -> dict[str, Any]:
 
 def summary_text(summary: dict[str, Any]) -> str:
     """Readable tables: standings, head-to-head (share of seat pairs won, ties half), length."""
-    lines = [f"{summary['games']} games",
+    adj = summary.get("adjudicated", 0)
+    lines = [f"{summary['games']} games" + (f" ({adj} ended by the stall rule)" if adj else ""),
              f"{'player':<10}{'seats':>6}{'wins':>6}{'win %':>8}{'mean score':>12}{'95% CI':>10}{'s/turn':>8}"]
     for row in summary["players"]:
         lines.append(f"{row['player']:<10}{row['seats']:>6}{row['wins']:>6}{100 * row['win_rate']:>7.1f}%"
@@ -192,7 +220,7 @@ def summary_text(summary: dict[str, Any]) -> str:
 
 
 CSV_FIELDS = ("game", "seed", "seat", "player", "score", "winner", "turns", "actions",
-              "seconds", "think_seconds")
+              "seconds", "think_seconds", "adjudicated")
 
 
 def csv_text(results: Sequence[GameResult]) -> str:
@@ -203,7 +231,7 @@ def csv_text(results: Sequence[GameResult]) -> str:
     for r in results:
         for i, k in enumerate(r.seats):
             w.writerow([r.index, r.seed, i, k, r.scores[i], int(i in r.winners), r.turns,
-                        r.actions, f"{r.seconds:.3f}", f"{r.think[i]:.3f}"])
+                        r.actions, f"{r.seconds:.3f}", f"{r.think[i]:.3f}", int(r.adjudicated)])
     return buf.getvalue()
 
 

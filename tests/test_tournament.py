@@ -119,3 +119,21 @@ def test_cli_tournament_writes_csv_json_and_chart(tmp_path, capsys):
 def test_cli_tournament_refuses_bad_input(argv, message, capsys):
     assert main(["tournament", *argv, "--quiet"]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_r40_r41_stall_rule_ends_the_game_like_a_last_tile():
+    """A stalled game is ended as if the turn just finished had used the last three-space tile:
+    that player counts now, the others play one more turn each and count (R40, R41)."""
+    from analysis.tournament import adjudicate
+    from core.actions import End
+    from tests.helpers import build, tower
+
+    s = build(players=3, to_move=1, tiles=["G6v", "G7v", *tower("G8", 2), "G9v"],
+              developers={"G7": 0, "G8": 1}, palaces={"G6": 2}, scores=[5, 1, 0])
+    adjudicate(s, 0)  # Red's turn has just ended; Yellow (1) is to move
+    assert s.players[0].score == 5 + 1 and s.players[0].final_counted
+    assert s.last_round == [2] and not s.obligation_pending()  # no tile owed (R40)
+    s.push(End())  # Yellow's last turn: his count (first, 2)
+    assert s.players[1].score == 1 + 2 and s.to_move == 2
+    s.push(End())
+    assert s.is_terminal() and [p.score for p in s.players] == [6, 3, 0]
