@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import os
 
+from analysis.solver import solve
 from core.actions import RICE, VILLAGE
 from core.hexmap import parse_hex
 from core.position import position_to_dict, write_json_atomic
 from core.state import GameState
-
-from analysis.solver import solve
-from puzzles import HERE
+from puzzles.loader import HERE
 
 MAP = os.path.join(HERE, "maps", "mini-b.txt")
 
@@ -70,14 +69,14 @@ def position(tiles: list[str], devs: dict[str, int], palaces: dict[str, int] | N
 RING = ["D2v E2r", "C3r", "C4r", "D4v D5r", "E3r"]  # the pond D3's ring, all but E4
 
 DESIGNS = {
-    "tied-ring-01": ("easy", "tied-ring", "The pond is tied: enclosing scores nobody",
+    "tied-ring-08": ("easy", "tied-ring", "The pond is tied: enclosing scores nobody",
                      dict(tiles=[*RING, "B4v", "B5v"], devs={"C3": 0, "C4": 1, "B4": 0})),
-    "tied-ring-02": ("medium", "tied-ring", "Break the tie first, then close the pond",
+    "tied-ring-09": ("medium", "tied-ring", "Break the tie first, then close the pond",
                      dict(tiles=[*RING, "E5v E6r"], devs={"C3": 0, "C4": 1, "E5": 0}, ap=2)),
-    "terraces-01": ("easy", "terraces", "Climb inside the village for free",
+    "terraces-09": ("easy", "terraces", "Climb inside the village for free",
                     dict(tiles=["C3v B3r C4r", "C5v B4r B5r", "C4v", "C4v"],
                          devs={"C3": 0, "C5": 1})),
-    "pond-08": ("hard", "pond", "Which developer should stand on the ring?",
+    "pond-09": ("hard", "pond", "Which developer should stand on the ring?",
                     dict(tiles=["C3v B3r C4r", "C5v B4r B5r", "C4v", "C4v", "E3v E4r"],
                          devs={"C3": 1, "C5": 1, "E3": 0}, ap=3)),
     "pond-for-opponent-09": ("medium", "pond-for-opponent", "Closing the pond pays the opponent",

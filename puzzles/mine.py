@@ -19,7 +19,7 @@ from core.groups import all_ponds, pond_ring
 from core.legality import ring_holder
 from core.position import position_to_dict, write_json_atomic
 from core.state import GameState
-from puzzles import HERE
+from puzzles.loader import HERE
 
 MAPS = {"mini-b": os.path.join(HERE, "maps", "mini-b.txt"),
         "mini-a": os.path.join(HERE, "maps", "mini-a.txt"), "java-centre": "java-centre"}
@@ -38,6 +38,8 @@ def tied_ring(s: GameState) -> bool:
 def theme_of(s: GameState, r: SolveResult) -> str:
     line = r.line
     kinds = [type(a) for a in line]
+    if s.turn.ap + s.token_bonus() == 1 and Festival not in kinds:
+        return "one-ap"
     if Festival in kinds:
         return "festival"
     if r.handed > 0:
@@ -91,6 +93,8 @@ def main() -> None:
     ap_.add_argument("--limit", type=float, default=6.0)
     ap_.add_argument("--quota", type=int, default=6)
     ap_.add_argument("--maps", default="mini-b,mini-a,java-centre")
+    ap_.add_argument("--turns", default="3,14", help="range of random turns before the puzzle")
+    ap_.add_argument("--no-token", action="store_true", help="the token is spent in every candidate")
     ap_.add_argument("--ap", default="1,1,2,2,3,3,4,5,6,6,7")
     args = ap_.parse_args()
     counts: dict[str, int] = {}
@@ -104,13 +108,14 @@ def main() -> None:
         rng = random.Random(seed * 7919)
         name = maps[seed % len(maps)]
         ap = rng.choice(aps)
-        s = random_position(seed, MAPS[name], players=rng.choice((2, 3)), turns=rng.randint(3, 14))
+        lo, hi = (int(x) for x in args.turns.split(","))
+        s = random_position(seed, MAPS[name], players=rng.choice((2, 3)), turns=rng.randint(lo, hi))
         if s.is_terminal() or s.festival is not None:
             continue
         s.turn.ap = min(ap, 6) if ap < 7 else 6
         if ap == 7 and s.players[s.to_move].tokens == 0:
             s.players[s.to_move].tokens = 1
-        if ap < 7 and rng.random() < 0.5:
+        if ap < 7 and (args.no_token or rng.random() < 0.5):
             s.turn.token_used = True
         r = solve(s, "cpsat", time_limit=args.limit)
         if not r.optimal or r.best <= 0:

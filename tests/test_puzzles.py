@@ -12,7 +12,7 @@ import pytest
 from analysis.solver import solve
 from analysis.solver.common import replay
 from core.actions import parse_actions
-from puzzles import DIFFICULTIES, load_puzzle, load_puzzles, puzzle_files
+from puzzles.loader import DIFFICULTIES, load_puzzle, load_puzzles, puzzle_files
 from tui.cli import main
 
 FILES = puzzle_files()

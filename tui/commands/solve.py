@@ -49,7 +49,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_puzzles(args: argparse.Namespace) -> int:
-    from puzzles import load_puzzles
+    from puzzles.loader import load_puzzles
 
     rows = load_puzzles()
     if args.check:
