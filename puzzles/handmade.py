@@ -70,18 +70,18 @@ RING = ["D2v E2r", "C3r", "C4r", "D4v D5r", "E3r"]  # the pond D3's ring, all bu
 
 DESIGNS = {
     "tied-ring-08": ("easy", "tied-ring", "The pond is tied: enclosing scores nobody",
-                     dict(tiles=[*RING, "B4v", "B5v"], devs={"C3": 0, "C4": 1, "B4": 0})),
+                     {"tiles": [*RING, "B4v", "B5v"], "devs": {"C3": 0, "C4": 1, "B4": 0}}),
     "tied-ring-09": ("medium", "tied-ring", "Break the tie first, then close the pond",
-                     dict(tiles=[*RING, "E5v E6r"], devs={"C3": 0, "C4": 1, "E5": 0}, ap=2)),
+                     {"tiles": [*RING, "E5v E6r"], "devs": {"C3": 0, "C4": 1, "E5": 0}, "ap": 2}),
     "terraces-09": ("easy", "terraces", "Climb inside the village for free",
-                    dict(tiles=["C3v B3r C4r", "C5v B4r B5r", "C4v", "C4v"],
-                         devs={"C3": 0, "C5": 1})),
+                    {"tiles": ["C3v B3r C4r", "C5v B4r B5r", "C4v", "C4v"],
+                         "devs": {"C3": 0, "C5": 1}}),
     "pond-09": ("hard", "pond", "Which developer should stand on the ring?",
-                    dict(tiles=["C3v B3r C4r", "C5v B4r B5r", "C4v", "C4v", "E3v E4r"],
-                         devs={"C3": 1, "C5": 1, "E3": 0}, ap=3)),
+                    {"tiles": ["C3v B3r C4r", "C5v B4r B5r", "C4v", "C4v", "E3v E4r"],
+                         "devs": {"C3": 1, "C5": 1, "E3": 0}, "ap": 3}),
     "pond-for-opponent-09": ("medium", "pond-for-opponent", "Closing the pond pays the opponent",
-                             dict(tiles=[*RING, "C3r", "B4v", "B5v"], devs={"C3": 1, "C4": 0, "B4": 0},
-                                  ap=2)),
+                             {"tiles": [*RING, "C3r", "B4v", "B5v"], "devs": {"C3": 1, "C4": 0, "B4": 0},
+                                  "ap": 2}),
 }
 
 
