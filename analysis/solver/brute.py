@@ -43,14 +43,14 @@ class _Brute:
 
     def _class(self, s: GameState) -> list[tuple[tuple[object, ...], list[Move]]]:
         """The states reachable from ``s`` by 0-AP moves, each with a path of moves to it."""
-        members = [(self.key(s), [])]
+        members: list[tuple[tuple[object, ...], list[Move]]] = [(self.key(s), [])]
         seen = {members[0][0]}
         i = 0
         while i < len(members):
             _, path = members[i]
             i += 1
-            for a in path:
-                s.push(a)
+            for mv in path:
+                s.push(mv)
             try:
                 for a in list(s.legal_actions()):
                     if not isinstance(a, Move):
@@ -76,10 +76,11 @@ class _Brute:
             return hit
         members = self._class(s)
         best: Outcome = _NEG
-        best_i, tail = 0, ()  # the member holding the best continuation
+        best_i = 0  # the member holding the best continuation
+        tail: tuple[Action, ...] = ()
         for i, (_, path) in enumerate(members):
-            for a in path:
-                s.push(a)
+            for mv in path:
+                s.push(mv)
             try:
                 self.nodes += 1
                 if may_end(s) and ZERO > best:

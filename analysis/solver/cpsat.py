@@ -94,7 +94,7 @@ def _fillers(s: GameState, budget: int, limit: int = 12) -> list[tuple[Action, i
     """Cheap tile placements to meet the obligation (R8) when no scoring recipe places one."""
     from core.movegen import tile_placements
 
-    out = []
+    out: list[tuple[Action, int, frozenset[int]]] = []
     for tile, cost in tile_placements(s, budget):
         if s.is_legal(tile):
             around = set(tile.hexes)
@@ -115,7 +115,8 @@ def _finish(s: GameState, line: list[Action]) -> tuple[Outcome, list[Action]] | 
     c = s.copy()
     for a in line:
         c.push(a)
-    best, tail = ZERO, ()
+    best = ZERO
+    tail: tuple[Action, ...] = ()
     if may_end(c):
         for o, t in leaf_options(c):
             if o > best:

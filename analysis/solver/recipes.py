@@ -96,7 +96,8 @@ def _opportunity(s: GameState, a: Action) -> str:
         g = s.groups()
         gi = g.label[a.hex]
         return f"group:{min(g.members[gi])}"
-    return "pond:" + ",".join(str(h) for h in sorted(a.hexes if isinstance(a, Tile) else (a.hex,)))
+    hexes = sorted(_written(a))
+    return "pond:" + ",".join(str(h) for h in hexes)
 
 
 def _recipe(s: GameState, actions: list[Action], region: set[int]) -> Recipe | None:
