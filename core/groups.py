@@ -28,6 +28,31 @@ class Groups:
         return [g for g, p in enumerate(self.palace) if p >= 0]
 
 
+def _flood(
+    start: int,
+    gi: int,
+    label: list[int],
+    terrain: Sequence[int],
+    nbrs: Sequence[Sequence[int]],
+    palace: Sequence[int],
+) -> tuple[list[int], int]:
+    """Label the village group of ``start`` as ``gi`` (R20); its hexes and palace hex (or -1)."""
+    label[start] = gi
+    stack = [start]
+    group = []
+    ph = -1
+    while stack:
+        h = stack.pop()
+        group.append(h)
+        if palace[h]:
+            ph = h
+        for n in nbrs[h]:
+            if terrain[n] == VILLAGE and label[n] < 0:
+                label[n] = gi
+                stack.append(n)
+    return group, ph
+
+
 def village_groups(
     hexes: Iterable[int],
     terrain: Sequence[int],
@@ -42,20 +67,7 @@ def village_groups(
     for start in hexes:
         if terrain[start] != VILLAGE or label[start] >= 0:
             continue
-        g = len(members)
-        label[start] = g
-        stack = [start]
-        group = []
-        ph = -1
-        while stack:
-            h = stack.pop()
-            group.append(h)
-            if palace[h]:
-                ph = h
-            for n in nbrs[h]:
-                if terrain[n] == VILLAGE and label[n] < 0:
-                    label[n] = g
-                    stack.append(n)
+        group, ph = _flood(start, len(members), label, terrain, nbrs, palace)
         members.append(group)
         pal.append(ph)
     return Groups(label, members, pal)
@@ -106,21 +118,7 @@ def update_groups(
         if gi == len(members):
             members.append([])
             pal.append(-1)
-        label[start] = gi
-        stack = [start]
-        group = []
-        ph = -1
-        while stack:
-            h = stack.pop()
-            group.append(h)
-            if palace[h]:
-                ph = h
-            for n in nbrs[h]:
-                if terrain[n] == VILLAGE and label[n] < 0:
-                    label[n] = gi
-                    stack.append(n)
-        members[gi] = group
-        pal[gi] = ph
+        members[gi], pal[gi] = _flood(start, gi, label, terrain, nbrs, palace)
     # Fewer groups than before: fill each hole with the last group, so indices stay 0..k-1.
     holes = set(free)
     while holes:
