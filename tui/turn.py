@@ -6,12 +6,12 @@ Kept apart from the screens so the tests can check them directly and the screens
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from core.actions import RICE, VILLAGE, Action, End, Enter, Exit, Move, Palace, Tile
+from analysis.players import PLAYER_NAMES, make_player
+from core.actions import RICE, VILLAGE, Action, Enter, Exit, Move, Palace, Tile
 from core.errors import IllegalAction, KratonError
 from core.hexmap import hex_name
 from core.paths import move_costs
@@ -103,31 +103,7 @@ def exit_preview(s: GameState, h: int) -> Preview:
     return try_action(s, Exit(h))
 
 
-class FallbackPlayer:
-    """Used only when ``analysis.players`` cannot be imported: a random legal action, tiles
-    first and the turn ended soon, so a game always moves on."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.name = "random"
-        self.rng = random.Random(seed)
-
-    def choose(self, state: GameState) -> Action:
-        actions = list(state.legal_actions())
-        if not actions:
-            raise KratonError("no legal action: the game is over (R40)")
-        tiles = [a for a in actions if isinstance(a, Tile)]
-        if tiles and not state.turn.tile_placed:
-            return self.rng.choice(tiles)
-        if any(isinstance(a, End) for a in actions) and self.rng.random() < 0.5:
-            return End()
-        return self.rng.choice(actions)
-
-
 def player_names() -> tuple[str, ...]:
-    try:
-        from analysis.players import PLAYER_NAMES
-    except ImportError:
-        return ("random",)
     return tuple(PLAYER_NAMES)
 
 
@@ -138,11 +114,7 @@ class Chooser(Protocol):
 
 
 def make_computer(name: str, seed: int) -> Chooser:
-    """A computer player from ``analysis.players.make_player`` (the fallback if it is absent)."""
-    try:
-        from analysis.players import make_player
-    except ImportError:
-        return FallbackPlayer(seed)
+    """A computer player from ``analysis.players.make_player``."""
     return make_player(name, seed)
 
 
