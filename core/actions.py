@@ -8,7 +8,7 @@ texts naming the same placement give equal actions (``tile G5r G6v H5r`` == ``ti
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Union
+from typing import ClassVar
 
 from core.errors import NotationError
 from core.hexmap import hex_name, parse_hex
@@ -192,7 +192,7 @@ class End:
         return "end"
 
 
-Action = Union[Tile, Enter, Move, Exit, Palace, Irrigate, Draw, Token, Festival, Bid, Pass, Agree, End]
+Action = Tile | Enter | Move | Exit | Palace | Irrigate | Draw | Token | Festival | Bid | Pass | Agree | End
 
 _ARITY = {
     "enter": 1,
@@ -277,7 +277,8 @@ def parse_action(text: str) -> Action:
             return Draw(src == "faceup")
         if verb == "bid":
             return Bid(parse_cards(args[0]))
-        return {"token": Token, "pass": Pass, "agree": Agree, "end": End}[verb]()
+        bare: dict[str, Action] = {"token": Token(), "pass": Pass(), "agree": Agree(), "end": End()}
+        return bare[verb]
     except NotationError as e:
         rule = _RULE.get(verb, "R9")
         raise NotationError(f"cannot read action '{text.strip()}': {rule} {e}") from None

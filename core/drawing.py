@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from core.actions import RICE, VILLAGE
+from core.actions import RICE
 from core.hexmap import CENTRAL, LOWLAND, MOUNTAIN, OFF, hex_id
 
 if TYPE_CHECKING:
@@ -121,4 +121,4 @@ def board_text(s: GameState, legend: bool = True) -> str:
     return "\n".join(out)
 
 
-__all__ = ["board_text", "draw_board", "hex_at", "hex_cell", "LEGEND", "PLAYER_LETTERS", "VILLAGE"]
+__all__ = ["LEGEND", "PLAYER_LETTERS", "board_text", "draw_board", "hex_at", "hex_cell"]

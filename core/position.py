@@ -255,13 +255,14 @@ def _check_material(s: GameState) -> None:
         if PALACE_SUPPLY[v] - s.palace_supply[v] < on:
             raise PositionError(f"supply.palaces.{v}: {on} palaces of value {v} on the board but only"
                                 f" {PALACE_SUPPLY[v] - s.palace_supply[v]} pieces out of the supply (R1)")
-    cards = Counter(s.deck) + Counter(s.discard) + Counter(c for p in s.players for c in p.hand)
+    cards: Counter[str] = Counter(s.deck) + Counter(s.discard)
+    cards += Counter(c for p in s.players for c in p.hand)
     if s.face_up:
         cards[s.face_up] += 1
     if s.festival is not None:
         cards += Counter(s.festival.cards_in_play())
-    want = Counter({k: 5 for k in CARD_KINDS})
-    if cards != want:
+    full_deck = Counter({k: 5 for k in CARD_KINDS})
+    if cards != full_deck:
         diff = ", ".join(f"{k}: {cards[k]}" for k in CARD_KINDS if cards[k] != 5)
         raise PositionError(f"cards: hands, face_up, deck and discard must hold 5 of each kind (R2); {diff}")
 

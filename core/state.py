@@ -32,7 +32,7 @@ from core.actions import (
 )
 from core.errors import IllegalAction
 from core.groups import Groups, pond_at, pond_ring, update_groups, village_groups, with_palace
-from core.hexmap import PRINTED_IRRIGATION, SIZE, HexMap, load_map
+from core.hexmap import SIZE, HexMap, load_map
 
 AP_PER_TURN = 6
 TRIPLES = 56
@@ -469,4 +469,4 @@ class GameState:
         return f"<GameState {self.map.name} players={self.n_players} to_move={self.to_move} ap={self.turn.ap}>"
 
 
-__all__ = ["GameState", "Player", "Turn", "PRINTED_IRRIGATION"]
+__all__ = ["GameState", "Player", "Turn"]

@@ -11,6 +11,7 @@ import os
 import pkgutil
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from core.errors import KratonError
 
@@ -18,7 +19,7 @@ EXIT_ERROR = 2
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2
+    def error(self, message: str) -> NoReturn:  # one line, exit 2
         self.exit(EXIT_ERROR, f"kraton: {message} (see 'kraton --help')\n")
 
 
