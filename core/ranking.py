@@ -49,6 +49,7 @@ def highest_at(hexes: Sequence[int], level: Sequence[int], dev: Sequence[int]) -
 
     Reads the engine's flat ``level`` / ``dev`` lists directly; players are 0..3 (R1).
     """
+    # rank_values_at inlined: this is the hottest call of palaces and ponds (R28, R38).
     vals = [0, 0, 0, 0]
     # A count at one level never reaches 2 ** bits, so the packed digits never carry.
     w = _W4 if len(hexes) < 16 else _weights(len(hexes).bit_length())
@@ -98,12 +99,7 @@ def first_second_at(
     hexes: Sequence[int], level: Sequence[int], dev: Sequence[int], n_players: int
 ) -> tuple[list[int], list[int]]:
     """First and second positions (R41) among the developers on ``hexes``; see first_second."""
-    vals = [0] * n_players
-    w = _W4 if len(hexes) < 16 else _weights(len(hexes).bit_length())
-    for h in hexes:
-        p = dev[h]
-        if p >= 0:
-            vals[p] += w[level[h]]
+    vals = rank_values_at(hexes, level, dev, n_players)
     top = max(vals)
     if not top:
         return [], []
