@@ -177,13 +177,10 @@ def _load_board(s: GameState, d: dict[str, Any]) -> None:
         levels = {s.level[h] for h, _ in cells_t}
         if len(levels) > 1:
             raise PositionError(f"{w}: floating tile, its hexes lie at levels {sorted(levels)} (R12)")
-        for h, t in cells_t:
+        for h, _ in cells_t:
             if m.kind[h] == PRINTED_IRRIGATION:
                 raise PositionError(f"{w}: covers the printed irrigation space {hex_name(h)} (R11)")
-            s.level[h] += 1
-            s.terrain[h] = t
-            s.top[h] = len(s.tiles)
-        s.tiles.append(cells_t)
+        s.lay_tile(cells_t)
     for j, name in enumerate(_get(d, "irrigation", list, "")):
         h = _hex(s, name, f"irrigation[{j}]")
         if not m.is_central(h) or m.kind[h] == PRINTED_IRRIGATION or m.border_cost[h]:

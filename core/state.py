@@ -225,6 +225,17 @@ class GameState:
         return self.last_round is None and not self.turn.tile_placed
 
     # ----------------------------------------------------------------- push / pop
+    def lay_tile(self, cells: tuple[tuple[int, int], ...]) -> None:
+        """Put a tile on the board with no legality check and no material accounting: for
+        position loading and hand-built positions. Play goes through ``push``."""
+        index = len(self.tiles)
+        self.tiles.append(cells)
+        for h, t in cells:
+            self.level[h] += 1
+            self.terrain[h] = t
+            self.top[h] = index
+        self._touch_terrain()
+
     def _touch_terrain(self) -> None:
         self._counter += 1
         self._tv = self._counter

@@ -47,12 +47,7 @@ def position(tiles: list[str], devs: dict[str, int], palaces: dict[str, int] | N
             else:
                 raise ValueError(f"no {key} left for {text}")
             giver = 1 - giver
-        index = len(s.tiles)
-        s.tiles.append(cells)
-        for h, t in cells:
-            s.level[h] += 1
-            s.terrain[h] = t
-            s.top[h] = index
+        s.lay_tile(cells)
     for name, p in devs.items():
         s.dev[parse_hex(name)] = p
         s.players[p].developers_off -= 1

@@ -121,13 +121,7 @@ def lay(s: GameState, text: str) -> None:
     """Put a tile on the board directly: no legality, no material (see module doc)."""
     cells = tuple(sorted(((H(w[:-1]), VILLAGE if w[-1].lower() == "v" else RICE)
                           for w in text.split()), key=lambda c: (-c[1], c[0])))
-    index = len(s.tiles)
-    s.tiles.append(cells)
-    for h, t in cells:
-        s.level[h] += 1
-        s.terrain[h] = t
-        s.top[h] = index
-    s._touch_terrain()
+    s.lay_tile(cells)
 
 
 def put_dev(s: GameState, name: str, player: int) -> None:
