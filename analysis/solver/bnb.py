@@ -103,7 +103,7 @@ class _BnB:
         self.nodes = 0
 
     def search(self, s: GameState, acc: Outcome, path: list[Action]) -> None:
-        if self.deadline.expired():
+        if self.deadline.over():  # a node costs a bound (milliseconds): check the clock each time
             return
         key = self.key(s)
         prev = self.seen.get(key)

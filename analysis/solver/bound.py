@@ -1,179 +1,522 @@
 """An admissible upper bound on the points the mover can still score this turn.
 
-Used by branch and bound to prune and by the CP-SAT engine's proof. Every term over-estimates:
+Used by branch and bound to prune and by the CP-SAT engine's proof, so every step below must
+over-estimate what any legal line can do; ``tests/test_solver_bound.py`` checks it against the
+brute force. The bound relaxes the turn into *events* and a count of AP:
 
-- palaces (R28, R29): each palace action costs 1 AP and earns half its value. In a group where
-  the mover holds the highest position now it is one action; anywhere else the mover must first
-  change the ranking or the group (a developer in, a tile), so at least 2 AP. A value is never
-  above the supply's largest piece, nor above every village hex on the board plus one per tile.
-- ponds (R38): a pond can be enclosed only if its bare neighbours can be covered, at most 3 per
-  AP; it then pays 3 per space at most once. Each irrigation (1 AP) adds at most one space.
-- festival (R30–R34): at most half the largest palace value, for 0 AP.
-A small multiple-choice knapsack over these options with the AP left gives the bound.
+- **palace events** (R28, R29): one per village group, at most one palace change each. A value
+  ``v`` needs the group to reach ``v`` hexes. Each land tile shows one village hex at most, so
+  ``k`` tiles add at most ``k`` hexes to a group, and each new hex joins at most two other
+  groups (a hex touches at most three distinct groups); a group ``d`` hexes away needs
+  ``d − 1`` of them. The mover must hold the highest position (R25): a developer of his must
+  stand in the final group. A 0-AP move (R27) never leaves the terrain it starts on, so a
+  developer reaches a village group from outside only by a paid move or an entry (≥ 1 AP, and
+  it lands in one group only), or by a tile joining his group to this one (a growth tile).
+- **pond events** (R37, R38): enclosing a pond (possibly grown by irrigating up to three of its
+  bare neighbours, or a new pond made by irrigation) scores 3 per space. Its bare neighbours
+  must be covered by land tiles, each covering at most ``cover`` of them. Placements near each
+  other may serve several ponds, so ponds whose bare rings lie within one hex of each other form
+  a cluster that shares its tiles. The mover must hold the highest position on the ring: a
+  developer of his reaches it for free, or across one tile laid as a bridge, or by a paid move.
+- Tiles are pooled: a growth tile may also cover a pond's ring, bridge a path or be the tile
+  owed under R8. So the AP of a line are at least
+  ``palace actions + max(growth tiles, pond tiles, bridges, owed tile) + irrigations +
+  max(paid arrivals into groups, 1 if a ring needs one)``.
+- **festival** (R30–R34): at most half the largest palace value a festival could use, after a
+  card draw (1 AP) when no card in hand matches.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
+from itertools import product
+
 from core.actions import VILLAGE
 from core.groups import all_ponds, pond_ring
+from core.hexmap import axial_distance
 from core.legality import PALACE_VALUES
 from core.state import GameState
 
-
-def _value_cap(s: GameState, ap: int) -> int:
-    villages = sum(1 for h in s.map.hexes if s.terrain[h] == VILLAGE and s.level[h] > 0)
-    top = max((v for v in PALACE_VALUES if s.palace_supply[v] > 0), default=0)
-    return min(top, villages + ap)
+_NONE = -1
 
 
-def _max_cover(s: GameState, bare: set[int]) -> int:
-    """Most of these bare hexes one tile can cover: shapes of level-0 free hexes only (R12);
-    bare hexes never carry developers or palaces, and stay coverable by a single at best."""
-    if len(bare) <= 1:
-        return 1
-    me = s.players[s.to_move]
-    best = 1
-    ok = [h for h in s.map.hexes if s.level[h] == 0 and not s.irrigated[h]]
-    flat = set(ok)
-    if me.doubles > 0:
-        for a, b in s.map.pairs:
-            if a in flat and b in flat and a in bare and b in bare:
-                best = 2
-                break
-    if s.triples > 0:
-        for tri in s.map.triangles:
-            k = sum(1 for h in tri if h in bare)
-            if k > best and all(h in flat for h in tri):
-                best = k
-                if best == 3:
-                    break
-            elif k == 2 and best < 2 and all(h in flat for h in tri):
-                best = 2
+class _View:
+    """Facts about the position that the event options share, computed once per bound."""
+
+    def __init__(self, s: GameState, ap: int) -> None:
+        self.s = s
+        self.ap = ap
+        self.me = s.to_move
+        self.g = s.groups()
+        n = len(self.g.members)
+        self.mine = [False] * n  # a developer of the mover stands in the group
+        self.opp_top = [0] * n  # highest level of an opponent's developer there (0: none)
+        for gi, members in enumerate(self.g.members):
+            for h in members:
+                d = s.dev[h]
+                if d == self.me:
+                    self.mine[gi] = True
+                elif d >= 0:
+                    self.opp_top[gi] = max(self.opp_top[gi], s.level[h])
+        top = max((v for v in PALACE_VALUES if s.palace_supply[v] > 0), default=0)
+        self.cap = top
+        self.link = self._links()
+        self.around = [self._levels_near(m) for m in self.g.members]
+
+    def _levels_near(self, members: list[int]) -> list[int]:
+        """Highest level of any hex within distance ``d`` of the group, for d = 0 … ap."""
+        s = self.s
+        seen = set(members)
+        layer = list(members)
+        best = max(s.level[h] for h in members)
+        out = [best]
+        for _ in range(self.ap):
+            nxt = []
+            for h in layer:
+                for n in s.map.nbrs[h]:
+                    if n not in seen:
+                        seen.add(n)
+                        nxt.append(n)
+                        best = max(best, s.level[n])
+            out.append(best)
+            layer = nxt
+        return out
+
+    def _links(self) -> list[dict[int, int]]:
+        """For each group, the other groups within reach of ``ap − 1`` tiles: {group: new
+        village hexes needed to join it} (shortest chain over groups, ``distance − 1`` per hop)."""
+        g, ap = self.g, self.ap
+        n = len(g.members)
+        near: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        axial = [[self._axial(h) for h in m] for m in g.members]
+        for a in range(n):
+            for b in range(a + 1, n):
+                d = _set_distance(axial[a], axial[b], ap)
+                if d <= ap:
+                    near[a].append((b, d - 1))
+                    near[b].append((a, d - 1))
+        out = []
+        for a in range(n):
+            best = {a: 0}
+            frontier = [a]
+            while frontier:  # tiny graphs: relax until nothing improves
+                nxt = []
+                for x in frontier:
+                    for y, w in near[x]:
+                        c = best[x] + w
+                        if c < ap and c < best.get(y, ap):
+                            best[y] = c
+                            nxt.append(y)
+                frontier = nxt
+            del best[a]
+            out.append(best)
+        return out
+
+    @staticmethod
+    def _axial(h: int) -> tuple[int, int, int]:
+        from core.hexmap import to_axial
+
+        q, r = to_axial(h)
+        return q, r, -q - r
+
+
+def _set_distance(a: Sequence[tuple[int, int, int]], b: Sequence[tuple[int, int, int]], limit: int) -> int:
+    best = limit + 1
+    for q1, r1, s1 in a:
+        for q2, r2, s2 in b:
+            d = max(abs(q1 - q2), abs(r1 - r2), abs(s1 - s2))
+            if d < best:
+                best = d
+                if d <= 1:
+                    return d
     return best
 
 
-def _palace_options(s: GameState, ap: int, cap: int) -> list[list[tuple[int, int]]]:
-    """For each village group, the (AP cost, value) options of one palace action there (R28,
-    R29); the knapsack takes at most one option per group.
+def _one_tile_growth(v: _View, gi: int) -> int:
+    """The largest group one new village hex next to group ``gi`` can make (R15 ignored: an
+    over-estimate)."""
+    s, g = v.s, v.g
+    members = set(g.members[gi])
+    best = len(members)
+    for h in {n for m in members for n in s.map.nbrs[m]} - members:
+        if s.dev[h] >= 0 or s.palace[h] or s.irrigated[h]:
+            continue
+        joined = {g.label[n] for n in s.map.nbrs[h] if g.label[n] >= 0} - {gi}
+        best = max(best, len(members) + 1 + sum(len(g.members[o]) for o in joined))
+    return best
 
-    With ``k`` tiles the group grows by at most ``k`` village hexes plus every group within
-    ``k + 1`` steps (joined by those hexes; R15 forbids joining two cities). The palace costs
-    1 AP; a group without a developer of the mover also needs him in: 1 more AP, unless one of
-    the ``k`` tiles brings him (a tile joining his developer's group). A developer already in
-    the group may climb inside it for 0 AP (R27). A group of 4+ hexes may be split (R23) for a
-    second palace; a group made from nothing needs 2 tiles, a developer and the palace.
-    """
-    from core.hexmap import axial_distance
 
-    me = s.to_move
-    g = s.groups()
+def _palace_events(v: _View) -> list[list[tuple[int, int, int, int]]]:
+    """Per group, options ``(palace actions, growth tiles, paid arrivals, points)``."""
+    s, g, ap = v.s, v.g, v.ap
     changed = set(s.turn.palaces_changed)
-    out: list[list[tuple[int, int]]] = []
-    n = len(g.members)
+    out: list[list[tuple[int, int, int, int]]] = []
     for gi, members in enumerate(g.members):
         ph = g.palace[gi]
         old = s.palace[ph] if ph >= 0 else 0
         if ph >= 0 and ph in changed:
-            old = 99  # this palace changed this turn already (R29)
-        has_dev = any(s.dev[h] == me for h in members)
-        near: list[tuple[int, int]] = []  # (tiles needed to join, size)
-        if ap >= 2:
-            for gj in range(n):
-                if gj == gi or (ph >= 0 and g.palace[gj] >= 0):
-                    continue
-                other = g.members[gj]
-                d = min(axial_distance(a, b) for a in members for b in other)
-                if d - 1 <= ap:
-                    near.append((d - 1, len(other)))
-        opts = []
+            old = 99  # R29: this palace changed this turn already
+        links = v.link[gi]
+        opts: list[tuple[int, int, int, int]] = []
         for k in range(ap):
-            cost = 1 + (k if has_dev else max(1, k))
-            if cost > ap:
-                break
-            size = len(members) + k + sum(sz for need, sz in near if need <= k)
-            v = min(cap, size)
-            v -= v % 2
-            if v > old and v >= 2:
-                opts.append((cost, v))
+            if k == 0:
+                free = [s.level[h] for h in members if s.dev[h] < 0 or s.dev[h] == v.me]
+                top = max(free, default=0)
+                for arrive in (0, 1):
+                    if (arrive or v.mine[gi]) and top >= v.opp_top[gi] and 1 + arrive <= ap:
+                        val = _best_value(v, len(members), old)
+                        if val:
+                            opts.append((1, 0, arrive, val // 2))
+                continue
+            reach = v.around[gi][k] + 1  # no developer of any height beyond this (R24, R25)
+            cand = [o for o, need in links.items() if need <= k and v.opp_top[o] <= reach]
+            if v.opp_top[gi] > reach:
+                continue
+            arrive = 0 if v.mine[gi] or any(v.mine[o] for o in cand) else 1
+            if 1 + k + arrive > ap:
+                continue
+            for size, base in _merged_sizes(v, gi, k, cand, old):
+                val = _best_value(v, size, base)
+                if val:
+                    opts.append((1, k, arrive, val // 2))
         if opts:
-            out.append(opts)
-        if len(members) >= 4:
+            out.append(_pareto(opts))
+        if len(members) >= 4 and old != 99:
+            # R23: a tile splits the group and the part without the palace gets one of its own;
+            # its arrival may be the one the first palace used, so none is charged.
             second = []
             for k in range(1, ap):
-                cost = 1 + k + (0 if has_dev else 1)
-                v = min(cap, len(members) - 2 + k)
-                v -= v % 2
-                if cost <= ap and v >= 2:
-                    second.append((cost, v))
+                val = _best_value(v, len(members) - 2 + k, 0)
+                if val:
+                    second.append((1, k, 0, val // 2))
             if second:
-                out.append(second)
+                out.append(_pareto(second))
+    # A group made from nothing: two new village hexes, an entry and the palace (value 2);
+    # four hexes for value 4.
     for _ in range(4, ap + 1, 4):
-        opts = []
-        for cost in range(4, ap + 1):
-            v = min(cap, 2 + cost - 4)
-            v -= v % 2
-            if v >= 2:
-                opts.append((cost, v))
+        opts = [(1, 2, 1, 1)]
+        if ap >= 6 and _best_value(v, 4, 0) >= 4:
+            opts.append((1, 4, 1, 2))
         out.append(opts)
     return out
 
 
-def _free_reach(s: GameState) -> set[int]:
-    """Hexes where one of the mover's developers stands or can stand for 0 AP (R27)."""
-    from core.paths import move_costs
-
-    me = s.to_move
-    out: set[int] = set()
-    for h in s.map.hexes:
-        if s.dev[h] == me and h not in out:
-            out.update(move_costs(h, me, s.level, s.terrain, s.dev, s.palace, s.map.nbrs, 0))
+def _merged_sizes(v: _View, gi: int, k: int, cand: list[int], old: int) -> list[tuple[int, int]]:
+    """(largest size, old palace value) of the group after ``k`` tiles: ``k`` new hexes and at
+    most ``2k`` joined groups. R15: a city never joins another city; a village may join one
+    city, whose palace it then enlarges (R29: not if that palace changed this turn)."""
+    s, g = v.s, v.g
+    members = g.members[gi]
+    changed = set(s.turn.palaces_changed)
+    villages = sorted((len(g.members[o]) for o in cand if g.palace[o] < 0), reverse=True)
+    base = len(members) + k
+    out = [(base + sum(villages[:2 * k]), old)]
+    if g.palace[gi] < 0:
+        for o in cand:
+            ph = g.palace[o]
+            if ph >= 0:
+                was = 99 if ph in changed else s.palace[ph]
+                out.append((base + len(g.members[o]) + sum(villages[:2 * k - 1]), was))
+    if k == 1:
+        one = _one_tile_growth(v, gi)
+        out = [(min(size, one), was) for size, was in out]
     return out
+
+
+def _best_value(v: _View, size: int, old: int) -> int:
+    best = 0
+    for val in PALACE_VALUES:
+        if old < val <= min(size, v.cap) and v.s.palace_supply[val] > 0:
+            best = val
+    return best
+
+
+def _pareto(opts: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """Drop options that cost at least as much in every count and score no more."""
+    ordered = sorted(set(opts), key=lambda o: (o[-1]), reverse=True)
+    kept: list[tuple[int, ...]] = []
+    for o in ordered:
+        if not any(all(k[i] <= o[i] for i in range(len(o) - 1)) and k[-1] >= o[-1] for k in kept):
+            kept.append(o)
+    return kept
+
+
+# ----------------------------------------------------------------------------------------- ponds
+
+
+def _reach(s: GameState, window: bool) -> set[int]:
+    """Hexes a developer of the mover can stand on after a 0-AP move (R27); with ``window``,
+    also across one stretch of up to three hexes that a single tile could make passable and
+    give any terrain (a bridge)."""
+    me = s.to_move
+    level, terrain, dev, palace, irr, nbrs = s.level, s.terrain, s.dev, s.palace, s.irrigated, s.map.nbrs
+    out: set[int] = set()
+    for start in s.map.hexes:
+        if dev[start] != me:
+            continue
+        t = terrain[start]
+        seen = {(start, 0)}
+        stack = [(start, 0)]
+        while stack:
+            h, phase = stack.pop()
+            out.add(h)
+            for n in nbrs[h]:
+                if palace[n] or irr[n] or (dev[n] >= 0 and dev[n] != me):
+                    continue
+                normal = level[n] > 0 and terrain[n] == t
+                states = []
+                if normal:
+                    states.append(4 if 1 <= phase <= 3 else phase)
+                if window and phase < 3 and dev[n] < 0 and s.map.kind[n] != 0:
+                    states.append(phase + 1)
+                for p in states:
+                    if (n, p) not in seen:
+                        seen.add((n, p))
+                        stack.append((n, p))
+    return out
+
+
+def _max_cover(s: GameState, bare: set[int]) -> int:
+    """Most of these bare hexes one tile can cover: two- and three-space shapes of level-0
+    hexes only (R12); one-space tiles cover one."""
+    if len(bare) <= 1:
+        return 1
+    best = 1
+    me = s.players[s.to_move]
+    if me.doubles > 0 or s.triples > 0:
+        for a, b in s.map.pairs:
+            if a in bare and b in bare:
+                best = 2
+                break
+    if s.triples > 0 and best == 2 and len(bare) >= 3:
+        for tri in s.map.triangles:
+            if all(h in bare for h in tri):
+                return 3
+    return best
+
+
+def _ring_holder(s: GameState, ring: Iterable[int], reach: set[int], bridge: set[int]) -> int:
+    """Tiles needed before a free move can give the mover the highest position on a ring: 0, 1
+    (a bridge) or 2 (two tiles or a paid move, counted as 2)."""
+    me = s.to_move
+    opp = max((s.level[h] for h in ring if s.dev[h] >= 0 and s.dev[h] != me), default=0)
+    mine = [s.level[h] for h in ring if h in reach and s.level[h] > 0
+            and (s.dev[h] < 0 or s.dev[h] == me)]
+    if mine and max(mine) >= opp:
+        return 0
+    if any(h in bridge for h in ring):
+        return 1
+    return 2
+
+
+def _pond_items(s: GameState, ap: int) -> list[tuple[frozenset[int], list[tuple[int, int, int, int]]]]:
+    """Per pond (or new pond), its bare ring and options ``(tiles, irrigations, ring need,
+    points)``; ``ring need`` as in ``_ring_holder``."""
+    nbrs, level, irr = s.map.nbrs, s.level, s.irrigated
+    supply = min(s.irrigation_supply, ap)
+    reach = _reach(s, False)
+    bridge = _reach(s, True)
+
+    def irrigable(h: int) -> bool:
+        return (s.map.kind[h] != 0 and s.map.is_central(h) and level[h] == 0 and not irr[h]
+                and not s.map.border_cost[h] and s.dev[h] < 0)
+
+    items: list[tuple[frozenset[int], list[tuple[int, int, int, int]]]] = []
+
+    def add(pond: set[int], grown: list[frozenset[int]], seed_irr: int) -> None:
+        opts = []
+        bare_all: set[int] = set()
+        for extra in grown:
+            q = pond | extra
+            ring = {n for h in q for n in nbrs[h] if n not in q}
+            ring -= {n for n in ring if irr[n]}  # a neighbouring pond joins: counted apart
+            bare = {n for n in ring if level[n] == 0}
+            if not bare and not extra and not seed_irr:
+                continue  # enclosed already: scored once, ever (R38)
+            n_irr = len(extra) + seed_irr
+            tiles = -(-len(bare) // _max_cover(s, bare)) if bare else 0
+            if tiles + n_irr > ap or n_irr > supply:
+                continue
+            need = _ring_holder(s, ring, reach, bridge)
+            joined = {n for h in q for n in nbrs[h] if irr[n] and n not in q}
+            opts.append((tiles, n_irr, need, 3 * (len(q) + len(joined))))
+            bare_all |= bare
+        if opts:
+            items.append((frozenset(bare_all), _pareto(opts)))
+
+    for pond in all_ponds(s.map.hexes, irr, nbrs):
+        p = set(pond)
+        add(p, _growths(p, irrigable, nbrs, supply, level, irr, ap), 0)
+    if supply:
+        seen: set[frozenset[int]] = set()
+        for h in s.map.hexes:
+            if irrigable(h) and not any(irr[n] for n in nbrs[h]) and frozenset((h,)) not in seen:
+                p = {h}
+                seen.add(frozenset(p))
+                add(p, _growths(p, irrigable, nbrs, supply - 1, level, irr, ap - 1, seen), 1)
+    return items
+
+
+def _growths(pond: set[int], ok: Callable[[int], bool], nbrs: Sequence[Sequence[int]], most: int,
+             level: Sequence[int], irrigated: Sequence[bool], ap: int,
+             seen: set[frozenset[int]] | None = None) -> list[frozenset[int]]:
+    """Connected sets of up to ``most`` irrigable hexes attached to ``pond`` (the empty set too)
+    whose enclosure could still fit in ``ap``: irrigations plus a third of the bare ring. That
+    count never falls as the set grows (one more irrigation removes at most one bare hex from
+    the ring), so larger sets of a pruned one are pruned too. ``seen`` (whole ponds) skips
+    what an earlier call already returned."""
+    found: set[frozenset[int]] = {frozenset()}
+    kept = [frozenset[int]()]
+    layer = [frozenset[int]()]
+    if seen is None:
+        seen = set()
+    for size in range(1, most + 1):
+        nxt = []
+        for extra in layer:
+            q = pond | extra
+            for n in {n for h in q for n in nbrs[h]} - q:
+                if ok(n):
+                    e = extra | {n}
+                    qq = frozenset(q | {n})
+                    if e in found or qq in seen:
+                        continue
+                    found.add(e)
+                    seen.add(qq)
+                    bare = sum(1 for m in {m for h in qq for m in nbrs[h]} - qq
+                               if level[m] == 0 and not irrigated[m])
+                    if size + -(-bare // 3) <= ap:
+                        nxt.append(e)
+                        kept.append(e)
+        layer = nxt
+    return kept
+
+
+def _clusters(items: list[tuple[frozenset[int], list[tuple[int, int, int, int]]]],
+              s: GameState) -> list[list[list[tuple[int, int, int, int]]]]:
+    """Group pond items whose bare rings lie within one hex of each other (a tile may serve
+    both); other items never share a tile."""
+    n = len(items)
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    near = [set(b) | {m for h in b for m in s.map.nbrs[h]} for b, _ in items]
+    for i in range(n):
+        for j in range(i + 1, n):
+            if near[i] & items[j][0]:
+                parent[find(i)] = find(j)
+    groups: dict[int, list[list[tuple[int, int, int, int]]]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(items[i][1])
+    return list(groups.values())
+
+
+def _bridges(tiles: int, need: int) -> int:
+    """Land tiles a line needs in all when a ring needs ``need`` bridge tiles (``_ring_holder``)
+    and ``tiles`` more to close it: a bridge comes before the move, the move before the
+    enclosing placement, so no bridge can be the last closing tile."""
+    if need == 0:
+        return 0
+    return max(tiles, need + (1 if tiles else 0))
+
+
+def _cluster_table(members: list[list[tuple[int, int, int, int]]], ap: int) -> list[tuple[int, ...]]:
+    """Options ``(shared tiles, irrigations, tiles needed with bridges, paid arrival, points)``
+    for one cluster: its items choose at most one option each; the cluster's tiles are shared
+    (the most any item needs); a ring that needs help takes bridges or a paid move (R26, R27)."""
+    table: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
+    for opts in members:
+        nxt = dict(table)
+        for (t, i, b, a), pts in table.items():
+            for ot, oi, ow, op in opts:
+                ways = [(_bridges(ot, ow), 0)] + ([(0, 1)] if ow else [])
+                for ob, oa in ways:
+                    key = (max(t, ot), i + oi, max(b, ob), max(a, oa))
+                    if max(key[0], key[2]) + key[1] + key[3] <= ap and nxt.get(key, -1) < pts + op:
+                        nxt[key] = pts + op
+        table = nxt
+    return _pareto([(*k, p) for k, p in table.items() if p > 0])
+
+
+# ------------------------------------------------------------------------------------- the bound
 
 
 def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> int:
     """Most points the mover could still score with ``ap`` AP (default: AP left, no token)."""
     if ap is None:
         ap = s.turn.ap
-    me = s.to_move
-    cap = _value_cap(s, ap)
-    choices: list[list[tuple[int, int]]] = []  # per opportunity: (cost, points) options
-    top_value = 0  # the largest palace value the options could reach (for the festival term)
-    if ap >= 1 and cap >= 2:
-        for opts in _palace_options(s, ap, cap):
-            choices.append([(c, v // 2) for c, v in opts])
-            top_value = max([top_value, *(v for _, v in opts)])
-    pond_points, pond_cost = 0, 99
-    if ap >= 1:
-        free = _free_reach(s)
-        for pond in all_ponds(s.map.hexes, s.irrigated, s.map.nbrs):
-            ring = pond_ring(pond, s.map.nbrs)
-            bare = sum(1 for h in ring if s.level[h] == 0)
-            if bare == 0:
-                continue  # enclosed already: scored once, ever (R38)
-            need = -(-bare // _max_cover(s, {h for h in ring if s.level[h] == 0}))
-            if not free & set(ring):
-                need += 1  # no developer of his can stand there for free: ≥ 1 AP to get one in
-            if need <= ap:
-                pond_points += 3 * len(pond)
-                pond_cost = min(pond_cost, need)
-        if pond_points:
-            choices.append([(pond_cost, pond_points)])
-        for _ in range(min(ap, s.irrigation_supply)):
-            choices.append([(1, 3)])
-    best = [0] * (ap + 1)
-    for opts in choices:
-        nxt = list(best)
-        for cost, pts in opts:
-            for b in range(cost, ap + 1):
-                nxt[b] = max(nxt[b], best[b - cost] + pts)
-        best = nxt
-    fest = 0
-    if festivals:
-        from analysis.solver.common import festival_live
+    best = _event_bound(s, ap, owed=0)
+    fest = _festival_cap(s, ap) if festivals else 0
+    if fest:
         from core.festival import matching
 
-        hand_ok = bool(matching(s.players[me].hand, s.face_up))
-        if festival_live() and (hand_ok or (ap >= 1 and s.turn.cards_drawn < 2)):
-            cities = [s.palace[h] for h in s.map.hexes if s.palace[h] and not s.fest[h]]
-            fest = max([*cities, top_value], default=0) // 2
-    return best[ap] + fest
+        if matching(s.players[s.to_move].hand, s.face_up):
+            best += fest
+        elif ap >= 1 and s.turn.cards_drawn < 2:
+            best = max(best, _event_bound(s, ap - 1, owed=0) + fest)
+    return best
+
+
+def _event_bound(s: GameState, ap: int, owed: int) -> int:
+    if ap <= 0:
+        return 0
+    v = _View(s, ap)
+    # Palace side: (palace actions, growth tiles, paid arrivals) -> points.
+    pal: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
+    for opts in _palace_events(v):
+        nxt = dict(pal)
+        for (p, k, e), pts in pal.items():
+            for op, ok, oe, opts_pts in opts:
+                key = (p + op, k + ok, e + oe)
+                if sum(key) <= ap and nxt.get(key, -1) < pts + opts_pts:
+                    nxt[key] = pts + opts_pts
+        pal = nxt
+    # Pond side: (tiles, irrigations, tiles with bridges, paid arrival) -> points; clusters add
+    # their tiles.
+    pond: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
+    for cluster in _clusters(_pond_items(s, ap), s):
+        table = _cluster_table(cluster, ap)
+        nxt = dict(pond)
+        for (t, i, b, a), pts in pond.items():
+            for ct, ci, cb, ca, cp in table:
+                key = (t + ct, i + ci, max(b, cb), max(a, ca))
+                if max(key[0], key[2]) + key[1] + key[3] <= ap and nxt.get(key, -1) < pts + cp:
+                    nxt[key] = pts + cp
+        pond = nxt
+    best = 0
+    pal_items = _pareto([(*k, p) for k, p in pal.items()])
+    pond_items = _pareto([(*k, p) for k, p in pond.items()])
+    for (p, k, e, pp), (t, i, b, a, qp) in product(pal_items, pond_items):
+        if p + max(k, t, b, owed) + i + max(e, a) <= ap:
+            best = max(best, pp + qp)
+    return best
+
+
+def _festival_cap(s: GameState, ap: int) -> int:
+    """Half the largest palace value a festival could use this turn (R30, R34): a city without a
+    festival since it last changed, or a palace this turn could build or enlarge."""
+    from analysis.solver.common import festival_live
+
+    if not festival_live() or s.turn.cards_drawn >= 2 and not _hand_matches(s):
+        return 0
+    cities = [s.palace[h] for h in s.map.hexes if s.palace[h] and not s.fest[h]]
+    top = 0
+    if ap >= 1:
+        v = _View(s, ap)
+        for opts in _palace_events(v):
+            for *_, pts in opts:
+                top = max(top, 2 * pts)
+    return max([*cities, top], default=0) // 2
+
+
+def _hand_matches(s: GameState) -> bool:
+    from core.festival import matching
+
+    return bool(matching(s.players[s.to_move].hand, s.face_up))
+
+
+_ = (VILLAGE, axial_distance, pond_ring, _NONE)

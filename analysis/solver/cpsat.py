@@ -29,7 +29,7 @@ from analysis.solver.common import (
     replay,
 )
 from analysis.solver.recipes import Recipe, derive
-from core.actions import Action, Token
+from core.actions import Action, End, Festival, Token
 from core.errors import IllegalAction
 from core.state import GameState
 
@@ -59,13 +59,18 @@ def _model(recipes: list[Recipe], ap: int, token: bool, fillers: list[tuple[Acti
         idx = [i for i, r in enumerate(recipes) if r.piece == v]
         if len(idx) > supply[v]:
             m.add(sum(x[i] for i in idx) <= supply[v])
-    # Interactions: recipes whose footprints overlap are not combined.
-    items = [(x[i], r.footprint) for i, r in enumerate(recipes)] + [
-        (f[j], fp) for j, (_, _, fp) in enumerate(fillers)]
-    for a in range(len(items)):
-        for b in range(a + 1, len(items)):
-            if items[a][1] & items[b][1]:
-                m.add_bool_or([items[a][0].Not(), items[b][0].Not()])
+    # Interactions: recipes whose footprints overlap are not combined — at most one chosen
+    # recipe (or filler) per hex, which is the same as forbidding every overlapping pair.
+    by_hex: dict[int, list[cp_model.IntVar]] = {}
+    for i, r in enumerate(recipes):
+        for h in r.footprint:
+            by_hex.setdefault(h, []).append(x[i])
+    for j, (_, _, fp) in enumerate(fillers):
+        for h in fp:
+            by_hex.setdefault(h, []).append(f[j])
+    for lits in by_hex.values():
+        if len(lits) > 1:
+            m.add_at_most_one(lits)
     # R8: a tile is owed: some chosen recipe places one, or a filler tile does.
     if owed:
         m.add(sum(x[i] for i, r in enumerate(recipes) if r.has_tile) + sum(f) >= 1)
@@ -132,16 +137,48 @@ def _ap_floor(s: GameState, points: int, budget: int) -> int:
     return budget + 1
 
 
+def _beam_line(s: GameState, seconds: float) -> list[Action]:
+    """A quick incumbent from the turn search the computer players use (``beam``), scored by
+    this solver's objective; the replay decides what it is worth."""
+    from analysis.solver.beam import festival_decision, search_turn
+
+    me = s.to_move
+    base = s.players[me].score
+    others = sum(p.score for i, p in enumerate(s.players) if i != me)
+    ap = s.turn.ap
+
+    def score(x: GameState) -> float:
+        handed = sum(p.score for i, p in enumerate(x.players) if i != me) - others
+        return 1e4 * (x.players[me].score - base) - 100.0 * handed - (ap - x.turn.ap)
+
+    plan = search_turn(s, score, festival_decision, width=3, tile_cap=40, budget_s=seconds)
+    return [a for a in plan.line if not isinstance(a, End)]
+
+
+def _better(a: tuple[Outcome, list[Action]] | None, b: tuple[Outcome, list[Action]] | None
+            ) -> tuple[Outcome, list[Action]] | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return b if b[0] > a[0] else a
+
+
 def solve_cpsat(state: GameState, time_limit: float | None = None) -> SolveResult:
     dl = Deadline(time_limit)
     s = state.copy()
     token = s.festival is None and s.is_legal(Token())
     ap = s.turn.ap
-    recipes = derive(s, ap + int(token))
+    best: tuple[Outcome, list[Action]] | None = _finish(s, [])
+    quick = 0.5 if time_limit is None else max(0.05, time_limit / 5)
+    beam = _beam_line(s, quick)
+    for line in (beam, beam[:-1] if beam and isinstance(beam[-1], Festival) else None):
+        if line:
+            best = _better(best, _finish(s, line))
+    recipes = derive(s, ap + int(token), dl)
     owed = s.obligation_pending() and s.find_placement(ap + int(token)) is not None
     fillers = _fillers(s, ap + int(token)) if owed else []
     cuts: list[list[int]] = []
-    best: tuple[Outcome, list[Action]] | None = _finish(s, [])
     rounds = 0
     while rounds < MAX_ROUNDS and not dl.expired():
         rounds += 1
@@ -162,9 +199,7 @@ def solve_cpsat(state: GameState, time_limit: float | None = None) -> SolveResul
                 line.append(fl[0])
         for i in chosen:
             line.extend(recipes[i].actions)
-        got = _finish(s, line)
-        if got is not None and (best is None or got[0] > best[0]):
-            best = got
+        best = _better(best, _finish(s, line))
         if best is not None and predicted <= best[0].points:
             break  # the model cannot promise more than the incumbent
         if not chosen:
@@ -181,7 +216,9 @@ def solve_cpsat(state: GameState, time_limit: float | None = None) -> SolveResul
     if proved:
         notes.append(f"proved by the bound ({ub})")
         return make_result(state, inc[1], True, "cpsat", dl.elapsed(), notes=notes)
-    left = None if dl.end is None else max(0.0, dl.end - dl.start - dl.elapsed())
+    # Keep a little of the limit for tidying the line (simplify + replay, make_result).
+    left = None if dl.end is None else max(0.0, dl.end - dl.start - dl.elapsed()
+                                           - min(0.5, 0.15 * (dl.end - dl.start)))
     r = solve_bnb(state, left, incumbent=inc if best is not None else None, engine="cpsat")
     r.seconds = dl.elapsed()
     r.notes = notes + [f"bound {ub} not met: finished by branch and bound ({r.nodes} nodes)"]

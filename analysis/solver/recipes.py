@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis.solver.common import step_outcome
+from analysis.solver.common import Deadline, step_outcome
 from core.actions import Action, Enter, Irrigate, Move, Palace, Tile
 from core.errors import IllegalAction
 from core.groups import all_ponds, pond_ring
@@ -141,8 +141,9 @@ def _region(s: GameState, a: Action) -> set[int]:
     return set()
 
 
-def derive(s: GameState, budget: int, two_step: bool = True) -> list[Recipe]:
-    """Recipes of cost ≤ ``budget`` from state ``s`` (not changed)."""
+def derive(s: GameState, budget: int, deadline: Deadline | None = None, two_step: bool = True) -> list[Recipe]:
+    """Recipes of cost ≤ ``budget`` from state ``s`` (not changed); stops early at ``deadline``
+    (the recipes are only the incumbent's source: the proof never relies on them)."""
     found: dict[tuple[Action, ...], Recipe] = {}
 
     def add(actions: list[Action], region: set[int]) -> None:
@@ -163,6 +164,8 @@ def derive(s: GameState, budget: int, two_step: bool = True) -> list[Recipe]:
             hot.update(pond_ring(pond, s.map.nbrs))
         hot_near = _around(s, hot)
         for e in list(s.legal_actions()):
+            if deadline is not None and deadline.over():
+                break
             if not isinstance(e, (Move, Enter, Tile)):
                 continue
             if not (_written(e) & (hot if not isinstance(e, Tile) else hot_near)):
