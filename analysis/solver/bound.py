@@ -50,14 +50,20 @@ class _View:
         self.g = s.groups()
         n = len(self.g.members)
         self.mine = [False] * n  # a developer of the mover stands in the group
+        self.count = [0] * n  # how many
         self.opp_top = [0] * n  # highest level of an opponent's developer there (0: none)
+        self.opp_key: list[tuple[int, ...]] = [()] * n  # the best opponent's rank key (R24)
         for gi, members in enumerate(self.g.members):
+            keys: dict[int, list[int]] = {}
             for h in members:
                 d = s.dev[h]
                 if d == self.me:
                     self.mine[gi] = True
+                    self.count[gi] += 1
                 elif d >= 0:
                     self.opp_top[gi] = max(self.opp_top[gi], s.level[h])
+                    keys.setdefault(d, []).append(s.level[h])
+            self.opp_key[gi] = max((tuple(sorted(k, reverse=True)) for k in keys.values()), default=())
         top = max((v for v in PALACE_VALUES if s.palace_supply[v] > 0), default=0)
         self.cap = top
         self.link = self._links()
@@ -146,27 +152,30 @@ def _one_tile_growth(v: _View, gi: int) -> int:
     return best
 
 
-def _palace_events(v: _View) -> list[list[tuple[int, int, int, int]]]:
+def _palace_events(v: _View) -> list[list[tuple[int, ...]]]:
     """Per group, options ``(palace actions, growth tiles, paid arrivals, points)``."""
     s, g, ap = v.s, v.g, v.ap
     changed = set(s.turn.palaces_changed)
-    out: list[list[tuple[int, int, int, int]]] = []
+    out: list[list[tuple[int, ...]]] = []
     for gi, members in enumerate(g.members):
         ph = g.palace[gi]
         old = s.palace[ph] if ph >= 0 else 0
         if ph >= 0 and ph in changed:
             old = 99  # R29: this palace changed this turn already
         links = v.link[gi]
-        opts: list[tuple[int, int, int, int]] = []
+        opts: list[tuple[int, ...]] = []
         for k in range(ap):
             if k == 0:
-                free = [s.level[h] for h in members if s.dev[h] < 0 or s.dev[h] == v.me]
-                top = max(free, default=0)
-                for arrive in (0, 1):
-                    if (arrive or v.mine[gi]) and top >= v.opp_top[gi] and 1 + arrive <= ap:
-                        val = _best_value(v, len(members), old)
-                        if val:
-                            opts.append((1, 0, arrive, val // 2))
+                # No tile: the group stays as it is. His developers there may climb inside it
+                # for free (R27, one terrain); each paid arrival brings one more (R26).
+                free = sorted((s.level[h] for h in members if not s.palace[h]
+                               and (s.dev[h] < 0 or s.dev[h] == v.me)), reverse=True)
+                val = _best_value(v, len(members), old)
+                for arrive in range(ap):
+                    key = tuple(free[:v.count[gi] + arrive])
+                    if key and key > v.opp_key[gi] and val:
+                        opts.append((1, 0, arrive, val // 2))
+                        break
                 continue
             reach = v.around[gi][k] + 1  # no developer of any height beyond this (R24, R25)
             cand = [o for o, need in links.items() if need <= k and v.opp_top[o] <= reach]
@@ -276,23 +285,53 @@ def _reach(s: GameState, window: bool) -> set[int]:
     return out
 
 
-def _max_cover(s: GameState, bare: set[int]) -> int:
-    """Most of these bare hexes one tile can cover: two- and three-space shapes of level-0
-    hexes only (R12); one-space tiles cover one."""
-    if len(bare) <= 1:
-        return 1
-    best = 1
-    me = s.players[s.to_move]
-    if me.doubles > 0 or s.triples > 0:
-        for a, b in s.map.pairs:
-            if a in bare and b in bare:
-                best = 2
-                break
-    if s.triples > 0 and best == 2 and len(bare) >= 3:
+_SHAPES: dict[int, tuple[list[list[tuple[int, int, int]]], list[list[int]]]] = {}
+
+
+def _shapes(s: GameState) -> tuple[list[list[tuple[int, int, int]]], list[list[int]]]:
+    """Per hex id: the triangles and the partner hexes of the pairs it belongs to (cached per map)."""
+    key = id(s.map)
+    if key not in _SHAPES:
+        from core.hexmap import SIZE
+
+        tris: list[list[tuple[int, int, int]]] = [[] for _ in range(SIZE)]
+        pairs: list[list[int]] = [[] for _ in range(SIZE)]
         for tri in s.map.triangles:
-            if all(h in bare for h in tri):
-                return 3
-    return best
+            for h in tri:
+                tris[h].append(tri)
+        for a, b in s.map.pairs:
+            pairs[a].append(b)
+            pairs[b].append(a)
+        _SHAPES[key] = (tris, pairs)
+    return _SHAPES[key]
+
+
+def _cover(s: GameState, bare: set[int]) -> tuple[int, int]:
+    """(fewest land tiles that can cover these bare hexes, extra AP for the rim hexes among
+    them). A tile lies flat (R12) on level-0 hexes; if ``c(h)`` is the most of ``bare`` one tile
+    through ``h`` can cover, each tile covers at most 1 in the sum of ``1/c(h)``, so that sum
+    is a lower bound. Each rim hex costs 1 AP more (R14 overhang)."""
+    if not bare:
+        return 0, 0
+    tris, pairs = _shapes(s)
+    level, irr = s.level, s.irrigated
+    me = s.players[s.to_move]
+    two = me.doubles > 0 or s.triples > 0
+    three = s.triples > 0
+    sixths = 0
+    for h in bare:
+        c = 1
+        if two:
+            for x in pairs[h]:
+                if level[x] == 0 and not irr[x]:
+                    c = max(c, 1 + (x in bare))
+        if three and c < 3:
+            for tri in tris[h]:
+                if all(level[x] == 0 and not irr[x] for x in tri):
+                    c = max(c, sum(1 for x in tri if x in bare))
+        sixths += 6 // c
+    rim = sum(1 for h in bare if s.map.rim_cost[h])
+    return -(-sixths // 6), rim
 
 
 def _ring_holder(s: GameState, ring: Iterable[int], reach: set[int], bridge: set[int]) -> int:
@@ -309,9 +348,12 @@ def _ring_holder(s: GameState, ring: Iterable[int], reach: set[int], bridge: set
     return 2
 
 
-def _pond_items(s: GameState, ap: int) -> list[tuple[frozenset[int], list[tuple[int, int, int, int]]]]:
-    """Per pond (or new pond), its bare ring and options ``(tiles, irrigations, ring need,
-    points)``; ``ring need`` as in ``_ring_holder``."""
+PondOption = tuple[int, ...]  # (tiles, irrigations, overhang AP, ring need, points)
+
+
+def _pond_items(s: GameState, ap: int) -> list[tuple[frozenset[int], list[PondOption]]]:
+    """Per pond (or new pond), its bare ring and options ``(tiles, irrigations, overhang AP,
+    ring need, points)``; ``ring need`` as in ``_ring_holder``."""
     nbrs, level, irr = s.map.nbrs, s.level, s.irrigated
     supply = min(s.irrigation_supply, ap)
     reach = _reach(s, False)
@@ -321,7 +363,7 @@ def _pond_items(s: GameState, ap: int) -> list[tuple[frozenset[int], list[tuple[
         return (s.map.kind[h] != 0 and s.map.is_central(h) and level[h] == 0 and not irr[h]
                 and not s.map.border_cost[h] and s.dev[h] < 0)
 
-    items: list[tuple[frozenset[int], list[tuple[int, int, int, int]]]] = []
+    items: list[tuple[frozenset[int], list[PondOption]]] = []
 
     def add(pond: set[int], grown: list[frozenset[int]], seed_irr: int) -> None:
         opts = []
@@ -334,12 +376,12 @@ def _pond_items(s: GameState, ap: int) -> list[tuple[frozenset[int], list[tuple[
             if not bare and not extra and not seed_irr:
                 continue  # enclosed already: scored once, ever (R38)
             n_irr = len(extra) + seed_irr
-            tiles = -(-len(bare) // _max_cover(s, bare)) if bare else 0
-            if tiles + n_irr > ap or n_irr > supply:
+            tiles, rim = _cover(s, bare)
+            if tiles + rim + n_irr > ap or n_irr > supply:
                 continue
             need = _ring_holder(s, ring, reach, bridge)
             joined = {n for h in q for n in nbrs[h] if irr[n] and n not in q}
-            opts.append((tiles, n_irr, need, 3 * (len(q) + len(joined))))
+            opts.append((tiles, n_irr, rim, need, 3 * (len(q) + len(joined))))
             bare_all |= bare
         if opts:
             items.append((frozenset(bare_all), _pareto(opts)))
@@ -391,8 +433,8 @@ def _growths(pond: set[int], ok: Callable[[int], bool], nbrs: Sequence[Sequence[
     return kept
 
 
-def _clusters(items: list[tuple[frozenset[int], list[tuple[int, int, int, int]]]],
-              s: GameState) -> list[list[list[tuple[int, int, int, int]]]]:
+def _clusters(items: list[tuple[frozenset[int], list[PondOption]]],
+              s: GameState) -> list[list[list[PondOption]]]:
     """Group pond items whose bare rings lie within one hex of each other (a tile may serve
     both); other items never share a tile."""
     n = len(items)
@@ -409,33 +451,37 @@ def _clusters(items: list[tuple[frozenset[int], list[tuple[int, int, int, int]]]
         for j in range(i + 1, n):
             if near[i] & items[j][0]:
                 parent[find(i)] = find(j)
-    groups: dict[int, list[list[tuple[int, int, int, int]]]] = {}
+    groups: dict[int, list[list[PondOption]]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(items[i][1])
     return list(groups.values())
 
 
-def _bridges(tiles: int, need: int) -> int:
+def _bridges(tiles: int, need: int, irrigations: int) -> int:
     """Land tiles a line needs in all when a ring needs ``need`` bridge tiles (``_ring_holder``)
     and ``tiles`` more to close it: a bridge comes before the move, the move before the
-    enclosing placement, so no bridge can be the last closing tile."""
+    enclosing placement. That placement may be an irrigation; if there is none, no bridge can
+    be the last closing tile."""
     if need == 0:
         return 0
+    if irrigations:
+        return max(tiles, need)
     return max(tiles, need + (1 if tiles else 0))
 
 
-def _cluster_table(members: list[list[tuple[int, int, int, int]]], ap: int) -> list[tuple[int, ...]]:
-    """Options ``(shared tiles, irrigations, tiles needed with bridges, paid arrival, points)``
+def _cluster_table(members: list[list[PondOption]], ap: int) -> list[tuple[int, ...]]:
+    """Options ``(shared tiles, irrigations and overhang AP, tiles needed with bridges, paid
+    arrival, points)``
     for one cluster: its items choose at most one option each; the cluster's tiles are shared
     (the most any item needs); a ring that needs help takes bridges or a paid move (R26, R27)."""
     table: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
     for opts in members:
         nxt = dict(table)
         for (t, i, b, a), pts in table.items():
-            for ot, oi, ow, op in opts:
-                ways = [(_bridges(ot, ow), 0)] + ([(0, 1)] if ow else [])
+            for ot, oi, orim, ow, op in opts:
+                ways = [(_bridges(ot, ow, oi), 0)] + ([(0, 1)] if ow else [])
                 for ob, oa in ways:
-                    key = (max(t, ot), i + oi, max(b, ob), max(a, oa))
+                    key = (max(t, ot), i + oi + orim, max(b, ob), max(a, oa))
                     if max(key[0], key[2]) + key[1] + key[3] <= ap and nxt.get(key, -1) < pts + op:
                         nxt[key] = pts + op
         table = nxt
@@ -480,13 +526,13 @@ def _event_bound(s: GameState, ap: int, owed: int) -> int:
     pond: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
     for cluster in _clusters(_pond_items(s, ap), s):
         table = _cluster_table(cluster, ap)
-        nxt = dict(pond)
+        grown = dict(pond)
         for (t, i, b, a), pts in pond.items():
             for ct, ci, cb, ca, cp in table:
-                key = (t + ct, i + ci, max(b, cb), max(a, ca))
-                if max(key[0], key[2]) + key[1] + key[3] <= ap and nxt.get(key, -1) < pts + cp:
-                    nxt[key] = pts + cp
-        pond = nxt
+                key4 = (t + ct, i + ci, max(b, cb), max(a, ca))
+                if max(key4[0], key4[2]) + key4[1] + key4[3] <= ap and grown.get(key4, -1) < pts + cp:
+                    grown[key4] = pts + cp
+        pond = grown
     best = 0
     pal_items = _pareto([(*k, p) for k, p in pal.items()])
     pond_items = _pareto([(*k, p) for k, p in pond.items()])

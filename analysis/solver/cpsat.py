@@ -172,9 +172,9 @@ def solve_cpsat(state: GameState, time_limit: float | None = None) -> SolveResul
     best: tuple[Outcome, list[Action]] | None = _finish(s, [])
     quick = 0.5 if time_limit is None else max(0.05, time_limit / 5)
     beam = _beam_line(s, quick)
-    for line in (beam, beam[:-1] if beam and isinstance(beam[-1], Festival) else None):
-        if line:
-            best = _better(best, _finish(s, line))
+    for quick_line in (beam, beam[:-1] if beam and isinstance(beam[-1], Festival) else []):
+        if quick_line:
+            best = _better(best, _finish(s, quick_line))
     recipes = derive(s, ap + int(token), dl)
     owed = s.obligation_pending() and s.find_placement(ap + int(token)) is not None
     fillers = _fillers(s, ap + int(token)) if owed else []
