@@ -150,3 +150,20 @@ def test_time_limit_marks_the_answer_unproved() -> None:
     assert not r.optimal
     out, _ = replay(s, r.line)
     assert out.points == r.best
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_r30_r40_last_round_festival_hands_nothing(engine: str) -> None:
+    """R30/R40/R41: in the last round the festival ends the turn and the mover makes his final
+    count; the points handed to opponents must still be counted for the mover who held it,
+    not for the player whose turn comes next (they gain nothing here)."""
+    s = mini(ap=0, tiles=("C3v", "C4v", "C5v", "B3v"))
+    put_dev(s, "C3", 0)
+    put_dev(s, "B3", 1)  # the next player holds a palace position too: his score is large
+    put_palace(s, "C4", 4)
+    set_cards(s, "D", [["D", "M"], ["M", "P"]])
+    s.players[1].score = 30
+    s.last_round = [1]
+    best, line = check(s, engine)
+    r = solve(s, engine=engine)
+    assert best == 2 and line.startswith("festival C4") and r.handed == 0

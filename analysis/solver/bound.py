@@ -31,13 +31,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from itertools import product
 
-from core.actions import VILLAGE
-from core.groups import all_ponds, pond_ring
-from core.hexmap import axial_distance
+from core.groups import all_ponds
 from core.legality import PALACE_VALUES
 from core.state import GameState
-
-_NONE = -1
 
 
 class _View:
@@ -66,6 +62,9 @@ class _View:
             self.opp_key[gi] = max((tuple(sorted(k, reverse=True)) for k in keys.values()), default=())
         top = max((v for v in PALACE_VALUES if s.palace_supply[v] > 0), default=0)
         self.cap = top
+        p = s.players[self.me]
+        self.village_tiles = s.triples + p.doubles + p.villages  # tiles that show a village (R10)
+        self.land_tiles = self.village_tiles + p.rice
         self.link = self._links()
         self.around = [self._levels_near(m) for m in self.g.members]
 
@@ -164,7 +163,7 @@ def _palace_events(v: _View) -> list[list[tuple[int, ...]]]:
             old = 99  # R29: this palace changed this turn already
         links = v.link[gi]
         opts: list[tuple[int, ...]] = []
-        for k in range(ap):
+        for k in range(min(ap, v.village_tiles + 1)):  # each growth tile shows a village (R10)
             if k == 0:
                 # No tile: the group stays as it is. His developers there may climb inside it
                 # for free (R27, one terrain); each paid arrival brings one more (R26).
@@ -190,11 +189,11 @@ def _palace_events(v: _View) -> list[list[tuple[int, ...]]]:
                     opts.append((1, k, arrive, val // 2))
         if opts:
             out.append(_pareto(opts))
-        if len(members) >= 4 and old != 99:
+        if len(members) >= 4 and old != 99 and v.land_tiles:
             # R23: a tile splits the group and the part without the palace gets one of its own;
             # its arrival may be the one the first palace used, so none is charged.
             second = []
-            for k in range(1, ap):
+            for k in range(1, min(ap, v.village_tiles + 2)):
                 val = _best_value(v, len(members) - 2 + k, 0)
                 if val:
                     second.append((1, k, 0, val // 2))
@@ -202,7 +201,7 @@ def _palace_events(v: _View) -> list[list[tuple[int, ...]]]:
                 out.append(_pareto(second))
     # A group made from nothing: two new village hexes, an entry and the palace (value 2);
     # four hexes for value 4.
-    for _ in range(4, ap + 1, 4):
+    for _ in range(4, ap + 1 if v.village_tiles >= 2 else 0, 4):
         opts = [(1, 2, 1, 1)]
         if ap >= 6 and _best_value(v, 4, 0) >= 4:
             opts.append((1, 4, 1, 2))
@@ -495,15 +494,17 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
     """Most points the mover could still score with ``ap`` AP (default: AP left, no token)."""
     if ap is None:
         ap = s.turn.ap
-    best = _event_bound(s, ap, owed=0)
-    fest = _festival_cap(s, ap) if festivals else 0
-    if fest:
-        from core.festival import matching
+    by_ap: dict[int, int] = {}
 
-        if matching(s.players[s.to_move].hand, s.face_up):
-            best += fest
-        elif ap >= 1 and s.turn.cards_drawn < 2:
-            best = max(best, _event_bound(s, ap - 1, owed=0) + fest)
+    def events(a: int) -> int:
+        if a not in by_ap:
+            by_ap[a] = _event_bound(s, a, owed=0)
+        return by_ap[a]
+
+    best = events(ap)
+    if festivals:
+        for cost, pts in _festival_options(s, ap):
+            best = max(best, events(ap - cost) + pts)
     return best
 
 
@@ -537,32 +538,50 @@ def _event_bound(s: GameState, ap: int, owed: int) -> int:
     pal_items = _pareto([(*k, p) for k, p in pal.items()])
     pond_items = _pareto([(*k, p) for k, p in pond.items()])
     for (p, k, e, pp), (t, i, b, a, qp) in product(pal_items, pond_items):
+        if max(k, t, b) > v.land_tiles:
+            continue  # R10: no more tiles than his supply and the shared one hold
         if p + max(k, t, b, owed) + i + max(e, a) <= ap:
             best = max(best, pp + qp)
     return best
 
 
-def _festival_cap(s: GameState, ap: int) -> int:
-    """Half the largest palace value a festival could use this turn (R30, R34): a city without a
-    festival since it last changed, or a palace this turn could build or enlarge."""
+def _festival_options(s: GameState, ap: int) -> list[tuple[int, int]]:
+    """(AP, points) of festivals the mover might hold alone at the end of the turn (R30–R34):
+    a city without a festival since it last changed, or a palace this turn builds or enlarges;
+    he needs a developer there (else a paid arrival, 1 AP at least) and a matching card (else a
+    draw, 1 AP, R36). A city is left out when he has no land tile to change it with and every
+    opponent with a developer there holds a card matching each face-up card his draws could
+    turn up: they could then join, and a festival with a partner is not the mover's alone."""
     from analysis.solver.common import festival_live
+    from core.festival import card_worth
 
-    if not festival_live() or s.turn.cards_drawn >= 2 and not _hand_matches(s):
-        return 0
-    cities = [s.palace[h] for h in s.map.hexes if s.palace[h] and not s.fest[h]]
-    top = 0
-    if ap >= 1:
+    if not festival_live() or s.face_up is None:
+        return []  # no face-up card: nothing matches (R31), and it is never replaced (R36)
+    me = s.to_move
+    hand = s.players[me].hand
+    draws = 2 - s.turn.cards_drawn
+    card = 0 if any(card_worth(c, s.face_up) for c in hand) else (1 if draws > 0 else 99)
+    faces = [s.face_up, *s.deck[:draws]] if len(s.deck) >= draws else None
+    fixed = s.players[me].doubles + s.players[me].rice + s.players[me].villages + s.triples == 0
+    g = s.groups()
+    out: list[tuple[int, int]] = []
+    for gi, members in enumerate(g.members):
+        ph = g.palace[gi]
+        if ph < 0 or s.fest[ph]:
+            continue
+        devs = {s.dev[h] for h in members if s.dev[h] >= 0}
+        if fixed and faces is not None and any(
+                all(any(card_worth(c, f) for c in s.players[o].hand) for f in faces)
+                for o in devs if o != me):
+            continue
+        cost = (0 if me in devs else 1) + card
+        if cost <= ap:
+            out.append((cost, s.palace[ph] // 2))
+    if ap >= 1 and card <= ap:
         v = _View(s, ap)
-        for opts in _palace_events(v):
-            for *_, pts in opts:
-                top = max(top, 2 * pts)
-    return max([*cities, top], default=0) // 2
+        top = max((pts for opts in _palace_events(v) for *_, pts in opts), default=0)
+        if top:
+            out.append((card, top))
+    return out
 
 
-def _hand_matches(s: GameState) -> bool:
-    from core.festival import matching
-
-    return bool(matching(s.players[s.to_move].hand, s.face_up))
-
-
-_ = (VILLAGE, axial_distance, pond_ring, _NONE)

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from core.actions import Action, Festival, Pass, Token, actions_text
+from core.actions import Action, Festival, Move, Pass, Token, actions_text
 from core.errors import IllegalAction
 from core.state import GameState
 
@@ -90,17 +90,20 @@ class Deadline:
         return time.perf_counter() - self.start
 
 
-def others_score(s: GameState) -> int:
-    me = s.to_move
+def others_score(s: GameState, me: int | None = None) -> int:
+    """The opponents' total score; ``me`` is the mover (default: the player to move now — pass
+    it once the turn may have passed on, e.g. after a festival, R30)."""
+    if me is None:
+        me = s.to_move
     return sum(p.score for i, p in enumerate(s.players) if i != me)
 
 
 def step_outcome(s: GameState, a: Action) -> Outcome:
     """Push ``a`` (raises IllegalAction) and return what it earned; the caller pops."""
     me = s.to_move
-    mine, theirs, ap = s.players[me].score, others_score(s), s.turn.ap
+    mine, theirs, ap = s.players[me].score, others_score(s, me), s.turn.ap
     s.push(a)
-    return Outcome(s.players[me].score - mine, -(others_score(s) - theirs),
+    return Outcome(s.players[me].score - mine, -(others_score(s, me) - theirs),
                    -max(0, ap - s.turn.ap) if not isinstance(a, Token) else 0,
                    -1 if isinstance(a, Token) else 0)
 
@@ -153,7 +156,7 @@ def festival_outcome(s: GameState, opening: Festival) -> Outcome | None:
     """Hold the festival ``opening`` and resolve it; None when an opponent could take part
     (then its points are not the mover's to take, R32) or it is illegal. Restores ``s``."""
     me = s.to_move
-    mine, theirs = s.players[me].score, others_score(s)
+    mine, theirs = s.players[me].score, others_score(s, me)
     counted = 0
     if s.last_round is not None and not s.players[me].final_counted:
         from core.scoring import final_count
@@ -170,7 +173,7 @@ def festival_outcome(s: GameState, opening: Festival) -> Outcome | None:
             s.push(Pass())
             depth += 1
         gain = s.players[me].score - mine - counted
-        return Outcome(gain, -(others_score(s) - theirs), 0, 0)
+        return Outcome(gain, -(others_score(s, me) - theirs), 0, 0)
     except IllegalAction:
         return None
     finally:
@@ -209,10 +212,32 @@ def replay(state: GameState, line: list[Action]) -> tuple[Outcome, list[int]]:
     return total, steps
 
 
+def _joined_moves(line: list[Action]) -> list[Action]:
+    """Consecutive moves of one developer as one move (R27 charges the cheapest path anyway);
+    a walk back to where it started disappears."""
+    out: list[Action] = []
+    for a in line:
+        prev = out[-1] if out else None
+        if isinstance(a, Move) and isinstance(prev, Move) and prev.dst == a.src:
+            out.pop()
+            if prev.src != a.dst:
+                out.append(Move(prev.src, a.dst))
+        else:
+            out.append(a)
+    return out
+
+
 def simplify(state: GameState, line: list[Action]) -> list[Action]:
     """Drop actions whose removal leaves the line legal with the same outcome (e.g. developer
     moves there and back for 0 AP), so the answer shows only what matters."""
     target, _ = replay(state, line)
+    joined = _joined_moves(line)
+    if joined != line:
+        try:
+            if replay(state, joined)[0] >= target:
+                line = joined
+        except IllegalAction:
+            pass
     i = len(line) - 1
     while i >= 0:
         if not isinstance(line[i], Festival):

@@ -27,6 +27,7 @@ from analysis.solver.common import (
     make_result,
     may_end,
     replay,
+    simplify,
 )
 from analysis.solver.recipes import Recipe, derive
 from core.actions import Action, End, Festival, Token
@@ -117,6 +118,8 @@ def _finish(s: GameState, line: list[Action]) -> tuple[Outcome, list[Action]] | 
         out, _ = replay(s, line)
     except IllegalAction:
         return None
+    if any(isinstance(a, Festival) for a in line):
+        return out, list(line)  # the festival ended the turn (R30)
     c = s.copy()
     for a in line:
         c.push(a)
@@ -207,6 +210,9 @@ def solve_cpsat(state: GameState, time_limit: float | None = None) -> SolveResul
         cuts.append(chosen)
     notes = [f"{len(recipes)} recipes, {rounds} CP-SAT round(s), {len(cuts)} cut(s)"]
     inc = best if best is not None else (ZERO, [])
+    if inc[1]:  # without its detours, so that the AP it spends can meet the bound's
+        short = simplify(s, inc[1])
+        inc = (replay(s, short)[0], short)
     budget = ap + int(token)
     ub = upper_bound(s, budget)
     o = inc[0]
