@@ -1,7 +1,8 @@
 """Proof of exactness (issue 5): CP-SAT and branch and bound agree with the brute-force
 reference on random positions from seeded self-play on the mini maps, with 1–3 AP left.
 
-The default run covers 60 positions with 1 AP; the ``slow`` run covers 300 (1, 2 and 3 AP). The action
+The default run covers 60 positions with 1 AP; the ``slow`` run covers 300 (1, 2 and 3 AP); each
+also checks that the admissible bound (``bound.py``) is not below the brute force's best. The action
 token is spent in these positions to keep the brute force small; the token itself is covered
 by tests/test_solver.py.
 """
@@ -13,6 +14,7 @@ import os
 import pytest
 
 from analysis.solver.bnb import solve_bnb
+from analysis.solver.bound import upper_bound
 from analysis.solver.brute import solve_brute
 from analysis.solver.cpsat import solve_cpsat
 from analysis.solver.selfplay import random_position
@@ -31,6 +33,7 @@ def agree(seed: int, ap: int) -> None:
     s = position(seed, ap)
     ref = solve_brute(s)
     assert ref.optimal
+    assert ref.best <= upper_bound(s), (seed, "the bound must never fall below the best")
     for r in (solve_cpsat(s), solve_bnb(s)):
         assert r.optimal, (seed, r.engine)
         assert (r.best, r.handed, r.ap_spent) == (ref.best, ref.handed, ref.ap_spent), (

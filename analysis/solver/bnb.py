@@ -154,5 +154,12 @@ def solve_bnb(state: GameState, time_limit: float | None = None,
         b.search(s, acc, list(prefix))
         for _ in prefix:
             s.pop()
-    return make_result(state, b.line, optimal=not dl.hit, engine=engine,
+    line = b.line
+    if not line and not may_end(s):  # cut off before any line: the owed tile alone (R8)
+        tile = s.find_placement(s.turn.ap + s.token_bonus())
+        if tile is not None and not s.is_legal(tile):
+            line = [Token(), tile]
+        elif tile is not None:
+            line = [tile]
+    return make_result(state, line, optimal=not dl.hit, engine=engine,
                        seconds=dl.elapsed(), nodes=b.nodes)

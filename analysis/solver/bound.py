@@ -65,6 +65,7 @@ class _View:
         p = s.players[self.me]
         self.village_tiles = s.triples + p.doubles + p.villages  # tiles that show a village (R10)
         self.land_tiles = self.village_tiles + p.rice
+        self.arrival = self._arrivals()
         self.link = self._links()
         self.around = [self._levels_near(m) for m in self.g.members]
 
@@ -86,6 +87,36 @@ class _View:
             out.append(best)
             layer = nxt
         return out
+
+    def _arrivals(self) -> list[int]:
+        """Per group, the fewest AP one paid arrival of a developer of his costs (R26, R27): at
+        least 1; with no land tile left to change paths, the cheapest move of one of his
+        developers there or entry onto one of its border or rim hexes (any other way — an entry
+        elsewhere and a move in, or an exit first — costs 2 at least)."""
+        s, g = self.s, self.g
+        n = len(g.members)
+        if self.land_tiles:
+            return [1] * n
+        from core.paths import move_costs
+
+        me = self.me
+        best = [99] * n
+        for h in s.map.hexes:
+            if s.dev[h] == me:
+                for x, c in move_costs(h, me, s.level, s.terrain, s.dev, s.palace, s.map.nbrs,
+                                       self.ap).items():
+                    gi = g.label[x]
+                    if gi >= 0 and s.dev[x] < 0 and c < best[gi]:
+                        best[gi] = c
+        off = s.players[me].developers_off > 0
+        for gi, members in enumerate(g.members):
+            if off:
+                for h in members:
+                    e = s.map.border_cost[h] or s.map.rim_cost[h]
+                    if e and s.dev[h] < 0 and not s.palace[h]:
+                        best[gi] = min(best[gi], e)
+            best[gi] = min(best[gi], 2)  # an exit or entry elsewhere and a move in, at least
+        return [max(1, b) for b in best]
 
     def _links(self) -> list[dict[int, int]]:
         """For each group, the other groups within reach of ``ap − 1`` tiles: {group: new
@@ -173,7 +204,8 @@ def _palace_events(v: _View) -> list[list[tuple[int, ...]]]:
                 for arrive in range(ap):
                     key = tuple(free[:v.count[gi] + arrive])
                     if key and key > v.opp_key[gi] and val:
-                        opts.append((1, 0, arrive, val // 2))
+                        if 1 + arrive * v.arrival[gi] <= ap:
+                            opts.append((1, 0, arrive * v.arrival[gi], val // 2))
                         break
                 continue
             reach = v.around[gi][k] + 1  # no developer of any height beyond this (R24, R25)
