@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+from collections.abc import Iterator
 
 from analysis.solver import solve
 from analysis.solver.common import SolveResult, replay
@@ -86,6 +87,55 @@ def difficulty_of(s: GameState, r: SolveResult) -> str:
     return "easy"
 
 
+def last_round_candidates(seed: int) -> Iterator[GameState]:
+    """Busy end-game positions on Java-Centre: four ``planner`` players play a seeded game;
+    each turn of the last round (R40) whose mover holds no land tile any more (R10) is a
+    candidate, with the full 6 AP (7 with the token). Deterministic for a seed."""
+    from analysis.players import make_player
+
+    s = GameState.new(4, seed=seed)
+    players = [make_player("planner", seed * 10 + i) for i in range(4)]
+    done: set[int] = set()
+    steps = 0
+    while not s.is_terminal() and steps < 6000:
+        me = s.to_move
+        p = s.players[me]
+        if (s.festival is None and s.last_round is not None and s.turn.ap == 6 and me not in done
+                and s.triples == 0 and p.doubles + p.villages + p.rice == 0):
+            done.add(me)
+            c = s.copy()
+            c.history = []
+            yield c
+        s.push(players[me].choose(s))
+        steps += 1
+
+
+def mine_last_round(seeds: range, limit: float, least: int = 3) -> None:
+    """Write a ``full-turn`` puzzle for each proved candidate worth ``least`` points or more."""
+    counts = sum(1 for f in os.listdir(HERE) if f.startswith("full-turn-"))
+    for seed in seeds:
+        for s in last_round_candidates(seed):
+            r = solve(s, "cpsat", time_limit=limit)
+            print(f"seed {seed} {s.players[s.to_move].name}: best {r.best} optimal {r.optimal} "
+                  f"{r.seconds:.1f} s", flush=True)
+            if not r.optimal or r.best < least:
+                continue
+            counts += 1
+            pid = f"full-turn-{counts:02d}"
+            out, _ = replay(s, r.line)
+            assert out.points == r.best
+            d = position_to_dict(s)
+            budget = s.turn.ap + s.token_bonus()
+            d["puzzle"] = {"id": pid, "goal": "max-points", "best": r.best, "line": r.line_text,
+                           "difficulty": "expert", "theme": "full-turn",
+                           "title": f"Last round on Java-Centre, {s.players[s.to_move].name} with "
+                                    f"{budget} AP and no tiles left: score {r.best}",
+                           "solver": {"engine": r.engine, "seconds": round(r.seconds, 3),
+                                      "seed": seed, "source": "last-round"}}
+            write_json_atomic(os.path.join(HERE, f"{pid}.json"), d)
+            print(f"  -> {pid}: {r.line_text}", flush=True)
+
+
 def main() -> None:
     ap_ = argparse.ArgumentParser()
     ap_.add_argument("--count", type=int, default=200)
@@ -96,7 +146,12 @@ def main() -> None:
     ap_.add_argument("--turns", default="3,14", help="range of random turns before the puzzle")
     ap_.add_argument("--no-token", action="store_true", help="the token is spent in every candidate")
     ap_.add_argument("--ap", default="1,1,2,2,3,3,4,5,6,6,7")
+    ap_.add_argument("--last-round", action="store_true",
+                     help="full turns of the last round of seeded planner games on Java-Centre")
     args = ap_.parse_args()
+    if args.last_round:
+        mine_last_round(range(args.start, args.start + args.count), args.limit)
+        return
     counts: dict[str, int] = {}
     for f in os.listdir(HERE):
         if f.endswith(".json"):

@@ -1,10 +1,13 @@
 """The CP-SAT engine: the engine derives scoring recipes, CP-SAT chooses and orders them within
 the AP budget, the engine replays the chosen line and has the last word.
 
-Loop: solve the recipe model; replay the chosen recipes in CP-SAT's order on a copy of the
+First a quick incumbent from the turn search the computer players use (``beam.py``, a fifth of
+the time limit at most), scored by the solver's objective. Then the loop: solve the recipe
+model; replay the chosen recipes in CP-SAT's order on a copy of the
 state (``common.replay``); a replay that the engine refuses or that earns other points than the
 model predicted gets a no-good cut (that set of recipes together is forbidden) and the model is
-solved again. The best replayed line is the incumbent.
+solved again. The best replayed line, stripped of detours (``common.simplify``), is the
+incumbent.
 
 Exactness: the recipe derivation is not complete for every position (lines can score through
 longer chains of actions than a recipe holds). So the incumbent is reported optimal only when
