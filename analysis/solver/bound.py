@@ -1,29 +1,39 @@
 """An admissible upper bound on the points the mover can still score this turn.
 
 Used by branch and bound to prune and by the CP-SAT engine's proof, so every step below must
-over-estimate what any legal line can do; ``tests/test_solver_bound.py`` checks it against the
-brute force. The bound relaxes the turn into *events* and a count of AP:
+over-estimate what any legal line can do; ``tests/test_solver_bound.py`` and the agreement test
+check it against the brute force. The bound relaxes the turn into *events* and a count of AP:
 
 - **palace events** (R28, R29): one per village group, at most one palace change each. A value
-  ``v`` needs the group to reach ``v`` hexes. Each land tile shows one village hex at most, so
-  ``k`` tiles add at most ``k`` hexes to a group, and each new hex joins at most two other
-  groups (a hex touches at most three distinct groups); a group ``d`` hexes away needs
-  ``d − 1`` of them. The mover must hold the highest position (R25): a developer of his must
-  stand in the final group. A 0-AP move (R27) never leaves the terrain it starts on, so a
-  developer reaches a village group from outside only by a paid move or an entry (≥ 1 AP, and
-  it lands in one group only), or by a tile joining his group to this one (a growth tile).
-- **pond events** (R37, R38): enclosing a pond (possibly grown by irrigating up to three of its
-  bare neighbours, or a new pond made by irrigation) scores 3 per space. Its bare neighbours
-  must be covered by land tiles, each covering at most ``cover`` of them. Placements near each
-  other may serve several ponds, so ponds whose bare rings lie within one hex of each other form
-  a cluster that shares its tiles. The mover must hold the highest position on the ring: a
-  developer of his reaches it for free, or across one tile laid as a bridge, or by a paid move.
+  ``v`` needs the group to reach ``v`` hexes. Each land tile shows one village hex at most
+  (R10), so ``k`` tiles add at most ``k`` hexes to a group, and each new hex joins at most two
+  other groups (a hex touches at most three distinct groups); a group ``d`` hexes away needs
+  ``d − 1`` of them; R15 keeps cities apart. The mover must hold the highest position (R25):
+  without tiles his rank key is at best his developers there (and paid arrivals) on the
+  highest free hexes, and must beat the best opponent's key (R24); with tiles no developer
+  stands higher than the nearby hexes plus one level per tile, and a group with an opponent
+  above that joins only in part (R23). A 0-AP move (R27) never leaves the terrain it starts
+  on, so a developer reaches a village group from outside only by a paid move or an entry
+  (≥ 1 AP, the cheapest one when no tile can change the paths; it lands in one group only),
+  or by a tile joining his group to this one (a growth tile). Parts cut off a group (R23) may
+  get palaces of their own: ``j`` of them cost ``j`` actions and their values add up to no
+  more than their hexes.
+- **pond events** (R37, R38): enclosing a pond (grown by irrigating its bare neighbours, or a
+  new pond made by irrigation) scores 3 per space. Its bare neighbours must be covered by land
+  tiles: at least the sum over them of ``1/c(h)``, ``c(h)`` the most of them one flat tile
+  through ``h`` covers (R12), plus 1 AP per rim hex (R14). Placements near each other may serve
+  several ponds, so ponds whose bare rings lie within one hex of each other form a cluster that
+  shares its tiles. The mover must hold the highest position on the ring: a developer of his
+  reaches it for free, or across one tile laid as a bridge before the enclosing placement, or
+  by a paid move.
 - Tiles are pooled: a growth tile may also cover a pond's ring, bridge a path or be the tile
-  owed under R8. So the AP of a line are at least
-  ``palace actions + max(growth tiles, pond tiles, bridges, owed tile) + irrigations +
+  owed under R8; no more tiles than the supplies hold (R10). So the AP of a line are at least
+  ``palace actions + max(growth tiles, pond tiles, bridges) + irrigations and overhangs +
   max(paid arrivals into groups, 1 if a ring needs one)``.
-- **festival** (R30–R34): at most half the largest palace value a festival could use, after a
-  card draw (1 AP) when no card in hand matches.
+- **festival** (R30–R34): half the value of a city without a festival since it last changed, or
+  of a palace this turn could build or enlarge, with a face-up card to match (drawing one costs
+  1 AP, R36) and a developer of his there (else a paid arrival); left out when, with no tile to
+  change the city, every opponent there could join.
 """
 
 from __future__ import annotations
@@ -68,6 +78,7 @@ class _View:
         self.arrival = self._arrivals()
         self.link = self._links()
         self.around = [self._levels_near(m) for m in self.g.members]
+        self.top_level = [max(s.level[h] for h in m) for m in self.g.members]
 
     def _levels_near(self, members: list[int]) -> list[int]:
         """Highest level of any hex within distance ``d`` of the group, for d = 0 … ap."""
@@ -106,14 +117,14 @@ class _View:
                 for x, c in move_costs(h, me, s.level, s.terrain, s.dev, s.palace, s.map.nbrs,
                                        self.ap).items():
                     gi = g.label[x]
-                    if gi >= 0 and s.dev[x] < 0 and c < best[gi]:
+                    if gi >= 0 and s.dev[x] in (-1, me) and c < best[gi]:
                         best[gi] = c
         off = s.players[me].developers_off > 0
         for gi, members in enumerate(g.members):
             if off:
                 for h in members:
                     e = s.map.border_cost[h] or s.map.rim_cost[h]
-                    if e and s.dev[h] < 0 and not s.palace[h]:
+                    if e and s.dev[h] in (-1, me) and not s.palace[h]:
                         best[gi] = min(best[gi], e)
             best[gi] = min(best[gi], 2)  # an exit or entry elsewhere and a move in, at least
         return [max(1, b) for b in best]
@@ -208,27 +219,36 @@ def _palace_events(v: _View) -> list[list[tuple[int, ...]]]:
                             opts.append((1, 0, arrive * v.arrival[gi], val // 2))
                         break
                 continue
-            reach = v.around[gi][k] + 1  # no developer of any height beyond this (R24, R25)
-            cand = [o for o, need in links.items() if need <= k and v.opp_top[o] <= reach]
-            if v.opp_top[gi] > reach:
-                continue
-            arrive = 0 if v.mine[gi] or any(v.mine[o] for o in cand) else 1
+            # No developer stands higher than the highest hex near the group or in a group it
+            # may join, plus one level per tile (tiles may stack, R12). A group holding an
+            # opponent above that can only come in part, split from him (R23): two hexes less.
+            near = {o: need for o, need in links.items() if need <= k}
+            reach = max([v.around[gi][k], *(v.top_level[o] for o in near)]) + k
+            size_of = {o: len(g.members[o]) - (2 if v.opp_top[o] > reach else 0) for o in near}
+            own = len(members) - (2 if v.opp_top[gi] > reach else 0)
+            arrive = 0 if v.mine[gi] or any(v.mine[o] for o in near) else 1
             if 1 + k + arrive > ap:
                 continue
-            for size, base in _merged_sizes(v, gi, k, cand, old):
+            for size, base in _merged_sizes(v, gi, k, own, size_of, old):
                 val = _best_value(v, size, base)
                 if val:
                     opts.append((1, k, arrive, val // 2))
         if opts:
             out.append(_pareto(opts))
-        if len(members) >= 4 and old != 99 and v.land_tiles:
-            # R23: a tile splits the group and the part without the palace gets one of its own;
-            # its arrival may be the one the first palace used, so none is charged.
+        if len(members) >= 3 and v.land_tiles:
+            # R23: tiles cut the group; the parts without its palace are villages that may get
+            # palaces of their own (even when this palace changed this turn, R29), and may grow
+            # and join other groups. ``j`` such palaces cost ``j`` actions and their values add
+            # up to no more than their hexes; their arrivals may be the ones the first palace
+            # used, so none is charged.
             second = []
-            for k in range(1, min(ap, v.village_tiles + 2)):
-                val = _best_value(v, len(members) - 2 + k, 0)
-                if val:
-                    second.append((1, k, 0, val // 2))
+            for k in range(1, min(ap, v.land_tiles + 1)):
+                joinable = sorted((len(g.members[o]) for o, need in links.items() if need <= k),
+                                  reverse=True)
+                size = len(members) - 2 + k + sum(joinable[:2 * k])
+                for j in range(1, 4):
+                    if size >= 2 * j and j + k <= ap:
+                        second.append((j, k, 0, min(size, v.cap * j) // 2))
             if second:
                 out.append(_pareto(second))
     # A group made from nothing: two new village hexes, an entry and the palace (value 2);
@@ -241,22 +261,23 @@ def _palace_events(v: _View) -> list[list[tuple[int, ...]]]:
     return out
 
 
-def _merged_sizes(v: _View, gi: int, k: int, cand: list[int], old: int) -> list[tuple[int, int]]:
+def _merged_sizes(v: _View, gi: int, k: int, own: int, size_of: dict[int, int],
+                  old: int) -> list[tuple[int, int]]:
     """(largest size, old palace value) of the group after ``k`` tiles: ``k`` new hexes and at
-    most ``2k`` joined groups. R15: a city never joins another city; a village may join one
-    city, whose palace it then enlarges (R29: not if that palace changed this turn)."""
+    most ``2k`` joined groups (``size_of``: how much of each may come). R15: a city never joins
+    another city; a village may join one city, whose palace it then enlarges (R29: not if that
+    palace changed this turn)."""
     s, g = v.s, v.g
-    members = g.members[gi]
     changed = set(s.turn.palaces_changed)
-    villages = sorted((len(g.members[o]) for o in cand if g.palace[o] < 0), reverse=True)
-    base = len(members) + k
+    villages = sorted((n for o, n in size_of.items() if g.palace[o] < 0), reverse=True)
+    base = own + k
     out = [(base + sum(villages[:2 * k]), old)]
     if g.palace[gi] < 0:
-        for o in cand:
+        for o, n in size_of.items():
             ph = g.palace[o]
             if ph >= 0:
                 was = 99 if ph in changed else s.palace[ph]
-                out.append((base + len(g.members[o]) + sum(villages[:2 * k - 1]), was))
+                out.append((base + n + sum(villages[:2 * k - 1]), was))
     if k == 1:
         one = _one_tile_growth(v, gi)
         out = [(min(size, one), was) for size, was in out]
