@@ -193,11 +193,12 @@ def _one_tile_growth(v: _View, gi: int) -> int:
     return best
 
 
-def _palace_events(v: _View) -> list[list[tuple[int, ...]]]:
-    """Per group, options ``(palace actions, growth tiles, paid arrivals, points)``."""
+def _palace_events(v: _View) -> list[tuple[int, list[tuple[int, ...]]]]:
+    """Per group (its index; −1 for a group made from nothing), options ``(palace actions,
+    growth tiles, paid arrivals, points)``."""
     s, g, ap = v.s, v.g, v.ap
     changed = set(s.turn.palaces_changed)
-    out: list[list[tuple[int, ...]]] = []
+    out: list[tuple[int, list[tuple[int, ...]]]] = []
     for gi, members in enumerate(g.members):
         ph = g.palace[gi]
         old = s.palace[ph] if ph >= 0 else 0
@@ -234,7 +235,7 @@ def _palace_events(v: _View) -> list[list[tuple[int, ...]]]:
                 if val:
                     opts.append((1, k, arrive, val // 2))
         if opts:
-            out.append(_pareto(opts))
+            out.append((gi, _pareto(opts)))
         if len(members) >= 3 and v.land_tiles:
             # R23: tiles cut the group; the parts without its palace are villages that may get
             # palaces of their own (even when this palace changed this turn, R29), and may grow
@@ -250,14 +251,14 @@ def _palace_events(v: _View) -> list[list[tuple[int, ...]]]:
                     if size >= 2 * j and j + k <= ap:
                         second.append((j, k, 0, min(size, v.cap * j) // 2))
             if second:
-                out.append(_pareto(second))
+                out.append((gi, _pareto(second)))
     # A group made from nothing: two new village hexes, an entry and the palace (value 2);
     # four hexes for value 4.
     for _ in range(4, ap + 1 if v.village_tiles >= 2 else 0, 4):
         opts = [(1, 2, 1, 1)]
         if ap >= 6 and _best_value(v, 4, 0) >= 4:
             opts.append((1, 4, 1, 2))
-        out.append(opts)
+        out.append((-1, opts))
     return out
 
 
@@ -567,7 +568,7 @@ def _event_bound(s: GameState, ap: int, owed: int) -> int:
     v = _View(s, ap)
     # Palace side: (palace actions, growth tiles, paid arrivals) -> points.
     pal: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
-    for opts in _palace_events(v):
+    for _, opts in _palace_events(v):
         nxt = dict(pal)
         for (p, k, e), pts in pal.items():
             for op, ok, oe, opts_pts in opts:
@@ -602,9 +603,8 @@ def _festival_options(s: GameState, ap: int) -> list[tuple[int, int]]:
     """(AP, points) of festivals the mover might hold alone at the end of the turn (R30–R34):
     a city without a festival since it last changed, or a palace this turn builds or enlarges;
     he needs a developer there (else a paid arrival, 1 AP at least) and a matching card (else a
-    draw, 1 AP, R36). A city is left out when he has no land tile to change it with and every
-    opponent with a developer there holds a card matching each face-up card his draws could
-    turn up: they could then join, and a festival with a partner is not the mover's alone."""
+    draw, 1 AP, R36). A city is left out when he has no land tile to change it with and an
+    opponent there could join in any case: a festival with a partner is not the mover's alone."""
     from analysis.solver.common import festival_live
     from core.festival import card_worth
 
@@ -618,23 +618,35 @@ def _festival_options(s: GameState, ap: int) -> list[tuple[int, int]]:
     fixed = s.players[me].doubles + s.players[me].rice + s.players[me].villages + s.triples == 0
     g = s.groups()
     out: list[tuple[int, int]] = []
+
+    def partners(members: list[int]) -> bool:
+        """An opponent there could join whatever face-up card the draws turn up and however
+        much the mover opens with (R32: joining needs cards worth the highest bid): his own
+        cards and up to two drawn ones, worth 2 at most each."""
+        devs = {s.dev[h] for h in members if s.dev[h] >= 0} - {me}
+        if not fixed or faces is None:
+            return False
+
+        def worth(cards: list[str], f: str | None) -> int:
+            return sum(card_worth(c, f) for c in cards)
+
+        return any(all(worth(s.players[o].hand, f) >= worth(hand, f) + 2 * draws for f in faces)
+                   for o in devs)
+
     for gi, members in enumerate(g.members):
         ph = g.palace[gi]
-        if ph < 0 or s.fest[ph]:
+        if ph < 0 or s.fest[ph] or partners(members):
             continue
-        devs = {s.dev[h] for h in members if s.dev[h] >= 0}
-        if fixed and faces is not None and any(
-                all(any(card_worth(c, f) for c in s.players[o].hand) for f in faces)
-                for o in devs if o != me):
-            continue
-        cost = (0 if me in devs else 1) + card
+        cost = (0 if any(s.dev[h] == me for h in members) else 1) + card
         if cost <= ap:
             out.append((cost, s.palace[ph] // 2))
     if ap >= 1 and card <= ap:
         v = _View(s, ap)
-        top = max((pts for opts in _palace_events(v) for *_, pts in opts), default=0)
-        if top:
-            out.append((card, top))
+        for gi, opts in _palace_events(v):
+            if gi < 0 or not partners(g.members[gi]):
+                top = max((pts for *_, pts in opts), default=0)
+                if top:
+                    out.append((card, top))
     return out
 
 
