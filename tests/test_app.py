@@ -56,7 +56,7 @@ async def test_new_game_screen_enter_starts_at_once() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
-        assert app.screen.game.computer == [None, "random", "random"]
+        assert app.screen.game.computer == [None, "planner", "planner"]
         assert app.screen.state.seed == 3
         app.screen.workers.cancel_all()
 

@@ -1,6 +1,6 @@
 """The new-game screen: 2–4 players, each human or a computer player, names, seed.
 
-The defaults (you against two computer players, a random seed) make Enter start at once.
+The defaults (you against two `planner` computer players, a random seed) make Enter start at once.
 """
 
 from __future__ import annotations
@@ -37,7 +37,9 @@ class NewGameScreen(Screen[Game]):
         self.seed_default = seed if seed is not None else random.randrange(1_000_000)
 
     def compose(self) -> ComposeResult:
-        kinds = [("Human", HUMAN)] + [(f"Computer: {n}", n) for n in player_names()]
+        names = player_names()
+        kinds = [("Human", HUMAN)] + [(f"Computer: {n}", n) for n in names]
+        rival = "planner" if "planner" in names else names[0]  # the strongest quick opponent
         with Vertical(id="newgame", classes="dialog"):
             yield Label("kraton - a new game of Java", classes="dialog-title")
             yield Static("Press Enter to start with these settings; Tab moves between fields.",
@@ -52,7 +54,7 @@ class NewGameScreen(Screen[Game]):
                 with Horizontal(classes="row player-row", id=f"row-{i}"):
                     yield Label(f"Player {'ABCD'[i]}", classes="field-label")
                     yield Input(PLAYER_NAMES[i], id=f"name-{i}")
-                    yield Select(kinds, value=HUMAN if i == 0 else kinds[1][1],
+                    yield Select(kinds, value=HUMAN if i == 0 else rival,
                                  allow_blank=False, id=f"kind-{i}")
             with Horizontal(classes="buttons"):
                 yield Button("Start (Enter)", id="start", variant="primary")
