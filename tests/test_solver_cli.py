@@ -51,3 +51,15 @@ def test_solve_errors_exit_2(palace_file: str, tmp_path: object, capsys: pytest.
     with pytest.raises(SystemExit) as e:
         main(["solve", palace_file, "--engine", "guess"])
     assert e.value.code == 2
+
+
+def test_puzzles_check_json_reports_times(capsys: pytest.CaptureFixture[str]) -> None:
+    """``kraton puzzles --check --json --only``: each chosen puzzle solved to its best, with the
+    median and worst times; an unknown id is one message and exit 2."""
+    assert main(["puzzles", "--check", "--json", "--only", "one-ap-01,pond-01"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert [p["id"] for p in d["puzzles"]] == ["one-ap-01", "pond-01"]
+    assert d["mismatches"] == 0 and all(p["ok"] and p["optimal"] for p in d["puzzles"])
+    assert d["max_s"] >= d["median_s"] > 0
+    assert main(["puzzles", "--only", "no-such-puzzle"]) == 2
+    assert "no puzzle named no-such-puzzle" in capsys.readouterr().err

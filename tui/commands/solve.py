@@ -22,6 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--check", action="store_true", help="solve each puzzle and compare with its best")
     p.add_argument("--time-limit", type=float, default=None, metavar="S")
+    p.add_argument("--only", default="", metavar="ID[,ID]", help="just these puzzles")
     p.set_defaults(func=cmd_puzzles)
 
 
@@ -52,16 +53,37 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
     from puzzles.loader import load_puzzles
 
     rows = load_puzzles()
+    if args.only:
+        wanted = {w.strip() for w in args.only.split(",") if w.strip()}
+        unknown = wanted - {pz.id for pz in rows}
+        if unknown:
+            raise KratonError(f"no puzzle named {', '.join(sorted(unknown))} (see `kraton puzzles`)")
+        rows = [pz for pz in rows if pz.id in wanted]
     if args.check:
+        import statistics
+
         from analysis.solver import solve
 
         bad = 0
+        checked = []
+        times: list[float] = []
         for pz in rows:
             r = solve(pz.state, time_limit=args.time_limit)
             ok = r.best == pz.best and r.optimal
             bad += not ok
-            print(f"{pz.id:<28} best {pz.best:>3}  solved {r.best:>3} {'ok' if ok else 'MISMATCH'}"
-                  f"  {r.seconds:.2f} s")
+            times.append(r.seconds)
+            checked.append({**pz.summary(), "solved": r.best, "optimal": r.optimal, "ok": ok,
+                            "seconds": round(r.seconds, 3)})
+            if not args.json:
+                print(f"{pz.id:<28} best {pz.best:>3}  solved {r.best:>3} {'ok' if ok else 'MISMATCH'}"
+                      f"  {r.seconds:.2f} s", flush=True)
+        if args.json:
+            print(json.dumps({"puzzles": checked, "mismatches": bad,
+                              "median_s": statistics.median(times) if times else 0,
+                              "max_s": max(times, default=0)}, indent=2))
+        elif times:
+            print(f"{len(rows)} puzzles, {bad} mismatch(es); median {statistics.median(times):.2f} s,"
+                  f" worst {max(times):.2f} s")
         return 1 if bad else 0
     if args.json:
         print(json.dumps([pz.summary() for pz in rows], indent=2))
