@@ -90,7 +90,9 @@ def difficulty_of(s: GameState, r: SolveResult) -> str:
 def last_round_candidates(seed: int) -> Iterator[GameState]:
     """Busy end-game positions on Java-Centre: four ``planner`` players play a seeded game;
     each turn of the last round (R40) whose mover holds no land tile any more (R10) is a
-    candidate, with the full 6 AP (7 with the token). Deterministic for a seed."""
+    candidate, with the full 6 AP (7 with the token). The players plan within a time budget, so
+    the games depend on the machine's speed as well as the seed; the puzzle file keeps the
+    position itself."""
     from analysis.players import make_player
 
     s = GameState.new(4, seed=seed)
