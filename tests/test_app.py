@@ -313,7 +313,9 @@ async def test_only_the_deciding_humans_hand_shows_r44() -> None:
 
 @aio
 async def test_board_scrolls_to_the_cursor_in_a_small_terminal() -> None:
-    """At 60x20 the board scrolls so that the cursor stays in view."""
+    """At 60x20 the board scrolls so that the cursor stays in view, with the row labels."""
+    from core.drawing import LEFT
+    from core.hexmap import hex_row
     from tui.board import hex_origin
 
     game = two_humans()
@@ -331,7 +333,12 @@ async def test_board_scrolls_to_the_cursor_in_a_small_terminal() -> None:
         sx, sy = board.scroll_offset
         assert sy > 0
         assert sy <= y < sy + board.size.height
-        assert sx <= x < sx + board.size.width
+        assert sx + LEFT <= x < sx + board.size.width  # not under the pinned labels
+        assert sx > 0
+        # The row labels stay at the left edge when the board scrolls sideways.
+        row = hex_row(board.cursor)
+        line = board.render_line(y - sy)
+        assert line.text.startswith(chr(65 + row))
 
 
 def test_study_screen_reports_cities_and_steps_a_best_line_r41(

@@ -178,6 +178,10 @@ class BoardView(ScrollView, can_focus=True):
         if run_text:
             segments.append(Segment(run_text, run_style))
         strip = Strip(segments, len(row))
+        if scroll_x > 0 and width > LEFT:
+            # The row labels stay put when the board scrolls sideways.
+            return Strip.join([strip.crop(0, LEFT), strip.crop(scroll_x + LEFT, scroll_x + width)]
+                              ).extend_cell_length(width, self.rich_style)
         return strip.crop(scroll_x, scroll_x + width).extend_cell_length(width, self.rich_style)
 
     def notify_style_update(self) -> None:
@@ -194,7 +198,9 @@ class BoardView(ScrollView, can_focus=True):
             _, y = hex_origin(hx)
             self.refresh_lines(y, 2)
         x, y = hex_origin(h)
-        self.scroll_to_region(Region(x - 1, y - 1, CELL + 2, 4), animate=False, immediate=True)
+        # LEFT more on the left: the pinned row labels cover that much of a scrolled board.
+        self.scroll_to_region(Region(x - 1 - LEFT, y - 1, CELL + 2 + LEFT, 4), animate=False,
+                              immediate=True)
         if self.on_cursor is not None:
             self.on_cursor(h)  # synchronous, so a key right after sees the new message
         else:
@@ -227,6 +233,8 @@ class BoardView(ScrollView, can_focus=True):
         if offset is None:
             return
         sx, sy = self.scroll_offset
+        if sx > 0 and offset.x < LEFT:
+            return  # a click on the pinned row labels
         h = hex_at(self.state, offset.y + sy, offset.x + sx)
         if h >= 0:
             self.move_cursor_to(h)
