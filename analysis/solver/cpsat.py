@@ -1,9 +1,9 @@
-"""The CP-SAT engine: the engine derives scoring recipes, CP-SAT chooses and orders them within
+"""The CP-SAT engine: the engine derives scoring recipes, CP-SAT chooses them within
 the AP budget, the engine replays the chosen line and has the last word.
 
 First a quick incumbent from the turn search the computer players use (``beam.py``, a fifth of
-the time limit at most), scored by the solver's objective. Then the loop: solve the recipe
-model; replay the chosen recipes in CP-SAT's order on a copy of the
+the time limit and 2 s at most), scored by the solver's objective. Then the loop: solve the recipe
+model; replay the chosen recipes (tile recipes first, R8) on a copy of the
 state (``common.replay``); a replay that the engine refuses or that earns other points than the
 model predicted gets a no-good cut (that set of recipes together is forbidden) and the model is
 solved again. The best replayed line, stripped of detours (``common.simplify``), is the
@@ -81,21 +81,15 @@ def _model(recipes: list[Recipe], ap: int, token: bool, fillers: list[tuple[Acti
     m.add_at_most_one(f)
     for cut in cuts:
         m.add_bool_or([x[i].Not() for i in cut])
-    # Order: a position per recipe; tile recipes first while a tile is owed (R8).
-    pos = [m.new_int_var(0, n, f"p{i}") for i in range(n)]
-    m.add_all_different(pos)
-    if owed:
-        for i, r in enumerate(recipes):
-            for k, q in enumerate(recipes):
-                if r.has_tile and not q.has_tile:
-                    m.add(pos[i] < pos[k]).only_enforce_if([x[i], x[k]])
+    # No order in the model: chosen recipes have disjoint footprints, so any order replays the
+    # same, except that a tile owed under R8 goes first (the replay puts tile recipes first).
     # Lexicographic objective: points, then fewer handed, then fewer AP, then no token.
     pts = sum(r.points * x[i] for i, r in enumerate(recipes))
     handed = sum(r.handed * x[i] for i, r in enumerate(recipes))
     cost = sum(r.cost * x[i] for i, r in enumerate(recipes)) + sum(
         c * f[j] for j, (_, c, _) in enumerate(fillers))
     m.maximize(pts * 100000 - handed * 1000 - cost * 10 - t)
-    m._vars = (x, f, t, pos)  # type: ignore[attr-defined]
+    m._vars = (x, f, t)  # type: ignore[attr-defined]
     return m
 
 
@@ -176,7 +170,7 @@ def solve_cpsat(state: GameState, time_limit: float | None = None) -> SolveResul
     token = s.festival is None and s.is_legal(Token())
     ap = s.turn.ap
     best: tuple[Outcome, list[Action]] | None = _finish(s, [])
-    quick = 0.5 if time_limit is None else max(0.05, time_limit / 5)
+    quick = 0.5 if time_limit is None else max(0.05, min(2.0, time_limit / 5))
     beam = _beam_line(s, quick)
     for quick_line in (beam, beam[:-1] if beam and isinstance(beam[-1], Festival) else []):
         if quick_line:
@@ -196,8 +190,9 @@ def solve_cpsat(state: GameState, time_limit: float | None = None) -> SolveResul
         status = solver.solve(m)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
-        x, f, t, pos = m._vars  # type: ignore[attr-defined]
-        chosen = sorted((i for i in range(len(recipes)) if solver.value(x[i])), key=lambda i: solver.value(pos[i]))
+        x, f, t = m._vars  # type: ignore[attr-defined]
+        chosen = sorted((i for i in range(len(recipes)) if solver.value(x[i])),
+                        key=lambda i: (not recipes[i].has_tile, i))
         predicted = sum(recipes[i].points for i in chosen)
         line: list[Action] = [Token()] if solver.value(t) else []
         for j, fl in enumerate(fillers):
