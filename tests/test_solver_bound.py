@@ -17,6 +17,7 @@ from analysis.solver.bound import upper_bound
 from analysis.solver.brute import solve_brute
 from analysis.solver.selfplay import random_position
 from core.state import GameState
+from tests.test_solver_agreement import position as agreement_position
 
 MAPS = [os.path.join(os.path.dirname(__file__), "maps", m) for m in ("mini-b.txt", "mini-a.txt")]
 
@@ -41,6 +42,15 @@ def test_r37_r38_bridge_tile_then_irrigation_encloses() -> None:
     ref = solve_brute(s)
     assert ref.best == 3 and "irrigate" in ref.line_text
     assert upper_bound(s) >= 3
+
+
+def test_r15_r30_a_tile_joins_his_developer_to_the_city_for_a_festival() -> None:
+    """R15/R30/R38: one tile encloses a pond (9) and, showing a village, joins the group where
+    his developer stands to a city, so he may hold a festival there alone (2): 11 with 1 AP."""
+    s = agreement_position(1227, 1)
+    ref = solve_brute(s)
+    assert ref.best == 11 and ref.ap_spent == 1
+    assert "festival" in ref.line_text and upper_bound(s) >= 11
 
 
 @pytest.mark.parametrize("seed", range(40))

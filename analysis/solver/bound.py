@@ -602,7 +602,8 @@ def _event_bound(s: GameState, ap: int, owed: int) -> int:
 def _festival_options(s: GameState, ap: int) -> list[tuple[int, int]]:
     """(AP, points) of festivals the mover might hold alone at the end of the turn (R30–R34):
     a city without a festival since it last changed, or a palace this turn builds or enlarges;
-    he needs a developer there (else a paid arrival, 1 AP at least) and a matching card (else a
+    he needs a developer there (one already there or joined by a tile, else a paid arrival, 1 AP
+    at least) and a matching card (else a
     draw, 1 AP, R36). A city is left out when he has no land tile to change it with and an
     opponent there could join in any case: a festival with a partner is not the mover's alone."""
     from analysis.solver.common import festival_live
@@ -633,16 +634,19 @@ def _festival_options(s: GameState, ap: int) -> list[tuple[int, int]]:
         return any(all(worth(s.players[o].hand, f) >= worth(hand, f) + 2 * draws for f in faces)
                    for o in devs)
 
+    v = _View(s, ap + 1)  # links over ap tiles: the festival itself costs no AP
     for gi, members in enumerate(g.members):
         ph = g.palace[gi]
         if ph < 0 or s.fest[ph] or partners(members):
             continue
-        cost = (0 if any(s.dev[h] == me for h in members) else 1) + card
+        # His developer is there, or a tile (which may serve another event too) joins a group
+        # of his to the city (R15 allows a city to take in villages), or a paid arrival.
+        joined = v.land_tiles > 0 and any(v.mine[o] for o in v.link[gi])
+        cost = (0 if v.mine[gi] or joined else 1) + card
         if cost <= ap:
             out.append((cost, s.palace[ph] // 2))
     if ap >= 1 and card <= ap:
-        v = _View(s, ap)
-        for gi, opts in _palace_events(v):
+        for gi, opts in _palace_events(_View(s, ap)):
             if gi < 0 or not partners(g.members[gi]):
                 top = max((pts for *_, pts in opts), default=0)
                 if top:
