@@ -1,0 +1,262 @@
+"""The pond side of the solver's admissible bound (``bound.py``): enclosing ponds (R37, R38).
+
+Each pond (grown by irrigating bare neighbours, or made new by irrigation) is an *item* with
+options ``(tiles, irrigations, overhang AP, ring need, points)``: its bare ring must be covered
+by flat tiles (R12; rim hexes cost 1 AP more, R14), and the mover must hold the highest position
+on the ring, reached for free, across a bridge tile, or by a paid move. Items whose bare rings
+lie within one hex of each other form a cluster that shares its tiles. Every count here is a
+lower bound on what a real line spends, every point total an upper bound on what it earns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from core.groups import all_ponds
+from core.state import GameState
+
+
+def pareto(opts: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """Drop options that cost at least as much in every count and score no more."""
+    ordered = sorted(set(opts), key=lambda o: (o[-1]), reverse=True)
+    kept: list[tuple[int, ...]] = []
+    for o in ordered:
+        if not any(all(k[i] <= o[i] for i in range(len(o) - 1)) and k[-1] >= o[-1] for k in kept):
+            kept.append(o)
+    return kept
+
+
+
+def _reach(s: GameState, window: bool) -> set[int]:
+    """Hexes a developer of the mover can stand on after a 0-AP move (R27); with ``window``,
+    also across one stretch of up to three hexes that a single tile could make passable and
+    give any terrain (a bridge)."""
+    me = s.to_move
+    level, terrain, dev, palace, irr, nbrs = s.level, s.terrain, s.dev, s.palace, s.irrigated, s.map.nbrs
+    out: set[int] = set()
+    for start in s.map.hexes:
+        if dev[start] != me:
+            continue
+        t = terrain[start]
+        seen = {(start, 0)}
+        stack = [(start, 0)]
+        while stack:
+            h, phase = stack.pop()
+            out.add(h)
+            for n in nbrs[h]:
+                if palace[n] or irr[n] or (dev[n] >= 0 and dev[n] != me):
+                    continue
+                normal = level[n] > 0 and terrain[n] == t
+                states = []
+                if normal:
+                    states.append(4 if 1 <= phase <= 3 else phase)
+                if window and phase < 3 and dev[n] < 0 and s.map.kind[n] != 0:
+                    states.append(phase + 1)
+                for p in states:
+                    if (n, p) not in seen:
+                        seen.add((n, p))
+                        stack.append((n, p))
+    return out
+
+
+_SHAPES: dict[int, tuple[list[list[tuple[int, int, int]]], list[list[int]]]] = {}
+
+
+def _shapes(s: GameState) -> tuple[list[list[tuple[int, int, int]]], list[list[int]]]:
+    """Per hex id: the triangles and the partner hexes of the pairs it belongs to (cached per map)."""
+    key = id(s.map)
+    if key not in _SHAPES:
+        from core.hexmap import SIZE
+
+        tris: list[list[tuple[int, int, int]]] = [[] for _ in range(SIZE)]
+        pairs: list[list[int]] = [[] for _ in range(SIZE)]
+        for tri in s.map.triangles:
+            for h in tri:
+                tris[h].append(tri)
+        for a, b in s.map.pairs:
+            pairs[a].append(b)
+            pairs[b].append(a)
+        _SHAPES[key] = (tris, pairs)
+    return _SHAPES[key]
+
+
+def _cover(s: GameState, bare: set[int]) -> tuple[int, int]:
+    """(fewest land tiles that can cover these bare hexes, extra AP for the rim hexes among
+    them). A tile lies flat (R12) on level-0 hexes; if ``c(h)`` is the most of ``bare`` one tile
+    through ``h`` can cover, each tile covers at most 1 in the sum of ``1/c(h)``, so that sum
+    is a lower bound. Each rim hex costs 1 AP more (R14 overhang)."""
+    if not bare:
+        return 0, 0
+    tris, pairs = _shapes(s)
+    level, irr = s.level, s.irrigated
+    me = s.players[s.to_move]
+    two = me.doubles > 0 or s.triples > 0
+    three = s.triples > 0
+    sixths = 0
+    for h in bare:
+        c = 1
+        if two:
+            for x in pairs[h]:
+                if level[x] == 0 and not irr[x]:
+                    c = max(c, 1 + (x in bare))
+        if three and c < 3:
+            for tri in tris[h]:
+                if all(level[x] == 0 and not irr[x] for x in tri):
+                    c = max(c, sum(1 for x in tri if x in bare))
+        sixths += 6 // c
+    rim = sum(1 for h in bare if s.map.rim_cost[h])
+    return -(-sixths // 6), rim
+
+
+def _ring_holder(s: GameState, ring: Iterable[int], reach: set[int], bridge: set[int]) -> int:
+    """Tiles needed before a free move can give the mover the highest position on a ring: 0, 1
+    (a bridge) or 2 (two tiles or a paid move, counted as 2)."""
+    me = s.to_move
+    opp = max((s.level[h] for h in ring if s.dev[h] >= 0 and s.dev[h] != me), default=0)
+    mine = [s.level[h] for h in ring if h in reach and s.level[h] > 0
+            and (s.dev[h] < 0 or s.dev[h] == me)]
+    if mine and max(mine) >= opp:
+        return 0
+    if any(h in bridge for h in ring):
+        return 1
+    return 2
+
+
+PondOption = tuple[int, ...]  # (tiles, irrigations, overhang AP, ring need, points)
+
+
+def pond_items(s: GameState, ap: int) -> list[tuple[frozenset[int], list[PondOption]]]:
+    """Per pond (or new pond), its bare ring and options ``(tiles, irrigations, overhang AP,
+    ring need, points)``; ``ring need`` as in ``_ring_holder``."""
+    nbrs, level, irr = s.map.nbrs, s.level, s.irrigated
+    supply = min(s.irrigation_supply, ap)
+    reach = _reach(s, False)
+    bridge = _reach(s, True)
+
+    def irrigable(h: int) -> bool:
+        return (s.map.kind[h] != 0 and s.map.is_central(h) and level[h] == 0 and not irr[h]
+                and not s.map.border_cost[h] and s.dev[h] < 0)
+
+    items: list[tuple[frozenset[int], list[PondOption]]] = []
+
+    def add(pond: set[int], grown: list[frozenset[int]], seed_irr: int) -> None:
+        opts = []
+        bare_all: set[int] = set()
+        for extra in grown:
+            q = pond | extra
+            ring = {n for h in q for n in nbrs[h] if n not in q}
+            ring -= {n for n in ring if irr[n]}  # a neighbouring pond joins: counted apart
+            bare = {n for n in ring if level[n] == 0}
+            if not bare and not extra and not seed_irr:
+                continue  # enclosed already: scored once, ever (R38)
+            n_irr = len(extra) + seed_irr
+            tiles, rim = _cover(s, bare)
+            if tiles + rim + n_irr > ap or n_irr > supply:
+                continue
+            need = _ring_holder(s, ring, reach, bridge)
+            joined = {n for h in q for n in nbrs[h] if irr[n] and n not in q}
+            opts.append((tiles, n_irr, rim, need, 3 * (len(q) + len(joined))))
+            bare_all |= bare
+        if opts:
+            items.append((frozenset(bare_all), pareto(opts)))
+
+    for pond in all_ponds(s.map.hexes, irr, nbrs):
+        p = set(pond)
+        add(p, _growths(p, irrigable, nbrs, supply, level, irr, ap), 0)
+    if supply:
+        seen: set[frozenset[int]] = set()
+        for h in s.map.hexes:
+            if irrigable(h) and not any(irr[n] for n in nbrs[h]) and frozenset((h,)) not in seen:
+                p = {h}
+                seen.add(frozenset(p))
+                add(p, _growths(p, irrigable, nbrs, supply - 1, level, irr, ap - 1, seen), 1)
+    return items
+
+
+def _growths(pond: set[int], ok: Callable[[int], bool], nbrs: Sequence[Sequence[int]], most: int,
+             level: Sequence[int], irrigated: Sequence[bool], ap: int,
+             seen: set[frozenset[int]] | None = None) -> list[frozenset[int]]:
+    """Connected sets of up to ``most`` irrigable hexes attached to ``pond`` (the empty set too)
+    whose enclosure could still fit in ``ap``: irrigations plus a third of the bare ring. That
+    count never falls as the set grows (one more irrigation removes at most one bare hex from
+    the ring), so larger sets of a pruned one are pruned too. ``seen`` (whole ponds) skips
+    what an earlier call already returned."""
+    found: set[frozenset[int]] = {frozenset()}
+    kept = [frozenset[int]()]
+    layer = [frozenset[int]()]
+    if seen is None:
+        seen = set()
+    for size in range(1, most + 1):
+        nxt = []
+        for extra in layer:
+            q = pond | extra
+            for n in {n for h in q for n in nbrs[h]} - q:
+                if ok(n):
+                    e = extra | {n}
+                    qq = frozenset(q | {n})
+                    if e in found or qq in seen:
+                        continue
+                    found.add(e)
+                    seen.add(qq)
+                    bare = sum(1 for m in {m for h in qq for m in nbrs[h]} - qq
+                               if level[m] == 0 and not irrigated[m])
+                    if size + -(-bare // 3) <= ap:
+                        nxt.append(e)
+                        kept.append(e)
+        layer = nxt
+    return kept
+
+
+def clusters(items: list[tuple[frozenset[int], list[PondOption]]],
+              s: GameState) -> list[list[list[PondOption]]]:
+    """Group pond items whose bare rings lie within one hex of each other (a tile may serve
+    both); other items never share a tile."""
+    n = len(items)
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    near = [set(b) | {m for h in b for m in s.map.nbrs[h]} for b, _ in items]
+    for i in range(n):
+        for j in range(i + 1, n):
+            if near[i] & items[j][0]:
+                parent[find(i)] = find(j)
+    groups: dict[int, list[list[PondOption]]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(items[i][1])
+    return list(groups.values())
+
+
+def _bridges(tiles: int, need: int, irrigations: int) -> int:
+    """Land tiles a line needs in all when a ring needs ``need`` bridge tiles (``_ring_holder``)
+    and ``tiles`` more to close it: a bridge comes before the move, the move before the
+    enclosing placement. That placement may be an irrigation; if there is none, no bridge can
+    be the last closing tile."""
+    if need == 0:
+        return 0
+    if irrigations:
+        return max(tiles, need)
+    return max(tiles, need + (1 if tiles else 0))
+
+
+def cluster_table(members: list[list[PondOption]], ap: int) -> list[tuple[int, ...]]:
+    """Options ``(shared tiles, irrigations and overhang AP, tiles needed with bridges, paid
+    arrival, points)``
+    for one cluster: its items choose at most one option each; the cluster's tiles are shared
+    (the most any item needs); a ring that needs help takes bridges or a paid move (R26, R27)."""
+    table: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
+    for opts in members:
+        nxt = dict(table)
+        for (t, i, b, a), pts in table.items():
+            for ot, oi, orim, ow, op in opts:
+                ways = [(_bridges(ot, ow, oi), 0)] + ([(0, 1)] if ow else [])
+                for ob, oa in ways:
+                    key = (max(t, ot), i + oi + orim, max(b, ob), max(a, oa))
+                    if max(key[0], key[2]) + key[1] + key[3] <= ap and nxt.get(key, -1) < pts + op:
+                        nxt[key] = pts + op
+        table = nxt
+    return pareto([(*k, p) for k, p in table.items() if p > 0])
