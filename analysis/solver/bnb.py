@@ -7,7 +7,12 @@ Exact like the brute force, with three reductions that lose no line's outcome:
 - card draws (R36) go last, just before a festival: cards matter to nothing but festivals, and
   drawing later only leaves more AP for the earlier actions;
 - a state reached again with no better score so far is not searched again (a transposition
-  table keyed on the full state; this also closes the cycles of 0-AP moves, R27).
+  table keyed on the full state; this also closes the cycles of 0-AP moves, R27);
+- in a run of 0-AP moves (nothing that costs AP in between) each developer moves at most
+  once: two free moves of one developer cross terrain of one kind only, so they are one free
+  move from where it started, and free moves of different developers are tried in every order.
+  Without this, chains of free moves through many developers' positions nested deeper than
+  Python's recursion limit on a busy end-game board.
 
 A branch is cut when its score so far plus ``bound.upper_bound`` cannot beat the best line.
 """
@@ -102,10 +107,13 @@ class _BnB:
             self.best, self.line = incumbent
         self.nodes = 0
 
-    def search(self, s: GameState, acc: Outcome, path: list[Action]) -> None:
+    def search(self, s: GameState, acc: Outcome, path: list[Action],
+               run: frozenset[int] = frozenset()) -> None:
+        """``run``: where developers landed by the 0-AP moves since the last action that cost
+        AP; those developers do not move again for free in this run (see the module docstring)."""
         if self.deadline.over():  # a node costs a bound (milliseconds): check the clock each time
             return
-        key = self.key(s)
+        key = (self.key(s), run)
         prev = self.seen.get(key)
         if prev is not None and prev >= acc:
             return
@@ -131,9 +139,13 @@ class _BnB:
                 gain = step_outcome(s, a)
             except IllegalAction:
                 continue
+            landed = a.dst if isinstance(a, Move) and gain.neg_ap == 0 else -1
+            if landed >= 0 and isinstance(a, Move) and a.src in run:
+                s.pop()  # its two free moves are one move from where it started (R27)
+                continue
             path.append(a)
             try:
-                self.search(s, acc + gain, path)
+                self.search(s, acc + gain, path, run | {landed} if landed >= 0 else frozenset())
             finally:
                 path.pop()
                 s.pop()
