@@ -304,7 +304,7 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
 
     def events(a: int) -> int:
         if a not in by_ap:
-            by_ap[a] = _event_bound(s, a, owed=0)
+            by_ap[a] = _event_bound(s, a)
         return by_ap[a]
 
     best = events(ap)
@@ -314,7 +314,9 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
     return best
 
 
-def _event_bound(s: GameState, ap: int, owed: int) -> int:
+def _event_bound(s: GameState, ap: int) -> int:
+    """Most points from palace and pond events with ``ap`` AP (no tile is counted as owed:
+    R8 lapses when the AP run out, so spending them all elsewhere is legal)."""
     if ap <= 0:
         return 0
     v = _View(s, ap)
@@ -346,7 +348,7 @@ def _event_bound(s: GameState, ap: int, owed: int) -> int:
     for (p, k, e, pp), (t, i, b, a, qp) in product(palace_options, pond_options):
         if max(k, t, b) > v.land_tiles:
             continue  # R10: no more tiles than his supply and the shared one hold
-        if p + max(k, t, b, owed) + i + max(e, a) <= ap:
+        if p + max(k, t, b) + i + max(e, a) <= ap:
             best = max(best, pp + qp)
     return best
 
