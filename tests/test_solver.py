@@ -167,3 +167,26 @@ def test_r30_r40_last_round_festival_hands_nothing(engine: str) -> None:
     best, line = check(s, engine)
     r = solve(s, engine=engine)
     assert best == 2 and line.startswith("festival C4") and r.handed == 0
+
+
+def test_r27_bnb_follows_long_chains_of_free_moves() -> None:
+    """R27: every new place of a developer reached by a free move is a new state, so on a busy
+    end-game board the search nests far deeper than Python's default limit; the branch and
+    bound must raise the limit itself instead of failing with RecursionError."""
+    import sys
+
+    from analysis.solver.bnb import solve_bnb
+    from puzzles.loader import HERE, load_puzzle
+
+    pz = load_puzzle(os.path.join(HERE, "full-turn-03.json"))
+    depth = 0
+    f = sys._getframe()
+    while f is not None:
+        depth, f = depth + 1, f.f_back
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(depth + 40)  # far less than the 80+ free moves the search chains in 3 s
+    try:
+        r = solve_bnb(pz.state, time_limit=3.0)
+    finally:
+        sys.setrecursionlimit(old)
+    assert r.nodes > 100 and r.best <= pz.best

@@ -7,17 +7,20 @@ Exact like the brute force, with three reductions that lose no line's outcome:
 - card draws (R36) go last, just before a festival: cards matter to nothing but festivals, and
   drawing later only leaves more AP for the earlier actions;
 - a state reached again with no better score so far is not searched again (a transposition
-  table keyed on the full state; this also closes the cycles of 0-AP moves, R27);
-- in a run of 0-AP moves (nothing that costs AP in between) each developer moves at most
-  once: two free moves of one developer cross terrain of one kind only, so they are one free
-  move from where it started, and free moves of different developers are tried in every order.
-  Without this, chains of free moves through many developers' positions nested deeper than
-  Python's recursion limit on a busy end-game board.
+  table keyed on the full state; this also closes the cycles of 0-AP moves, R27).
+
+Free moves (R27) chain: each new place of each developer is a new state, so a busy board can
+nest the search thousands of levels deep. Python frames calling Python frames use no C stack
+(3.11+), so the search raises the recursion limit rather than cut those chains: restricting
+them (one free move per developer between paid actions) made the transposition table merge
+fewer states and doubled the nodes of the slowest puzzles.
 
 A branch is cut when its score so far plus ``bound.upper_bound`` cannot beat the best line.
 """
 
 from __future__ import annotations
+
+import sys
 
 from analysis.solver.bound import upper_bound
 from analysis.solver.common import (
@@ -49,6 +52,7 @@ from core.actions import (
 from core.errors import IllegalAction
 from core.state import GameState
 
+DEPTH = 100_000
 _ORDER = {Palace: 0, Tile: 1, Irrigate: 2, Move: 3, Enter: 4, Exit: 5}
 
 
@@ -107,13 +111,10 @@ class _BnB:
             self.best, self.line = incumbent
         self.nodes = 0
 
-    def search(self, s: GameState, acc: Outcome, path: list[Action],
-               run: frozenset[int] = frozenset()) -> None:
-        """``run``: where developers landed by the 0-AP moves since the last action that cost
-        AP; those developers do not move again for free in this run (see the module docstring)."""
+    def search(self, s: GameState, acc: Outcome, path: list[Action]) -> None:
         if self.deadline.over():  # a node costs a bound (milliseconds): check the clock each time
             return
-        key = (self.key(s), run)
+        key = self.key(s)
         prev = self.seen.get(key)
         if prev is not None and prev >= acc:
             return
@@ -139,13 +140,9 @@ class _BnB:
                 gain = step_outcome(s, a)
             except IllegalAction:
                 continue
-            landed = a.dst if isinstance(a, Move) and gain.neg_ap == 0 else -1
-            if landed >= 0 and isinstance(a, Move) and a.src in run:
-                s.pop()  # its two free moves are one move from where it started (R27)
-                continue
             path.append(a)
             try:
-                self.search(s, acc + gain, path, run | {landed} if landed >= 0 else frozenset())
+                self.search(s, acc + gain, path)
             finally:
                 path.pop()
                 s.pop()
@@ -157,6 +154,8 @@ def solve_bnb(state: GameState, time_limit: float | None = None,
     dl = Deadline(time_limit)
     s = state.copy()
     b = _BnB(s, dl, incumbent)
+    if sys.getrecursionlimit() < DEPTH:
+        sys.setrecursionlimit(DEPTH)  # chains of free moves (see the module docstring)
     roots: list[tuple[Outcome, list[Action]]] = [(ZERO, [])]
     if s.festival is None and s.is_legal(Token()):
         roots.insert(0, (Outcome(0, 0, 0, -1), [Token()]))
