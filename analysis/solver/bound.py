@@ -179,6 +179,15 @@ def _set_distance(a: Sequence[tuple[int, int, int]], b: Sequence[tuple[int, int,
     return best
 
 
+def _devs_to_beat(level: int, key: tuple[int, ...]) -> int | None:
+    """Fewest developers at ``level`` whose rank key beats ``key`` (R24, R25); None if none do."""
+    if not key or level > key[0]:
+        return 1
+    if level < key[0]:
+        return None
+    return sum(1 for x in key if x == level) + 1
+
+
 def _one_tile_growth(v: _View, gi: int) -> int:
     """The largest group one new village hex next to group ``gi`` can make (R15 ignored: an
     over-estimate)."""
@@ -224,10 +233,20 @@ def _palace_events(v: _View) -> list[tuple[int, list[tuple[int, ...]]]]:
             # may join, plus one level per tile (tiles may stack, R12). A group holding an
             # opponent above that can only come in part, split from him (R23): two hexes less.
             near = {o: need for o, need in links.items() if need <= k}
-            reach = max([v.around[gi][k], *(v.top_level[o] for o in near)]) + k
+            # Every new hex of the grown group lies within k of it or of a group it joins.
+            reach = max([v.around[gi][k], *(v.around[o][k] for o in near)]) + k
             size_of = {o: len(g.members[o]) - (2 if v.opp_top[o] > reach else 0) for o in near}
-            own = len(members) - (2 if v.opp_top[gi] > reach else 0)
-            arrive = 0 if v.mine[gi] or any(v.mine[o] for o in near) else 1
+            # R24, R25: his developers there (at most those in this group and the groups it
+            # may join, and paid arrivals) stand no higher than ``reach``; the best opponent
+            # here stays unless cut off (R23, two hexes less).
+            have = v.count[gi] + sum(v.count[o] for o in near)
+            need_devs = _devs_to_beat(reach, v.opp_key[gi])
+            if need_devs is None:
+                own = len(members) - 2
+                arrive = 0 if have else 1
+            else:
+                own = len(members)
+                arrive = max(0 if have else 1, need_devs - have)
             if 1 + k + arrive > ap:
                 continue
             for size, base in _merged_sizes(v, gi, k, own, size_of, old):
@@ -240,16 +259,20 @@ def _palace_events(v: _View) -> list[tuple[int, list[tuple[int, ...]]]]:
             # R23: tiles cut the group; the parts without its palace are villages that may get
             # palaces of their own (even when this palace changed this turn, R29), and may grow
             # and join other groups. ``j`` such palaces cost ``j`` actions and their values add
-            # up to no more than their hexes; their arrivals may be the ones the first palace
-            # used, so none is charged.
+            # up to no more than their hexes. Each needs a developer of his in its part (R28):
+            # those of this group and the groups it may join, else a paid arrival (≥ 1 AP).
             second = []
             for k in range(1, min(ap, v.land_tiles + 1)):
-                joinable = sorted((len(g.members[o]) for o, need in links.items() if need <= k),
+                within = [o for o, need in links.items() if need <= k]
+                # a part that joins a city grows that city's palace (its own list), not a new one
+                joinable = sorted((len(g.members[o]) for o in within if g.palace[o] < 0),
                                   reverse=True)
                 size = len(members) - 2 + k + sum(joinable[:2 * k])
+                have = v.count[gi] + sum(v.count[o] for o in within)
                 for j in range(1, 4):
-                    if size >= 2 * j and j + k <= ap:
-                        second.append((j, k, 0, min(size, v.cap * j) // 2))
+                    paid = max(0, j - have)
+                    if size >= 2 * j and j + k + paid <= ap:
+                        second.append((j, k, paid, min(size, v.cap * j) // 2))
             if second:
                 out.append((gi, pareto(second)))
     # A group made from nothing: two new village hexes, an entry and the palace (value 2);
@@ -265,20 +288,13 @@ def _palace_events(v: _View) -> list[tuple[int, list[tuple[int, ...]]]]:
 def _merged_sizes(v: _View, gi: int, k: int, own: int, size_of: dict[int, int],
                   old: int) -> list[tuple[int, int]]:
     """(largest size, old palace value) of the group after ``k`` tiles: ``k`` new hexes and at
-    most ``2k`` joined groups (``size_of``: how much of each may come). R15: a city never joins
-    another city; a village may join one city, whose palace it then enlarges (R29: not if that
-    palace changed this turn)."""
-    s, g = v.s, v.g
-    changed = set(s.turn.palaces_changed)
+    most ``2k`` joined villages (``size_of``: how much of each may come). R15: a city never
+    joins another city. A village that joins a city enlarges that city's palace (R28): the
+    city's own options count that growth, from its side, so the village's list leaves it out
+    (R29: the city's palace changes once, whichever village grows it)."""
+    g = v.g
     villages = sorted((n for o, n in size_of.items() if g.palace[o] < 0), reverse=True)
-    base = own + k
-    out = [(base + sum(villages[:2 * k]), old)]
-    if g.palace[gi] < 0:
-        for o, n in size_of.items():
-            ph = g.palace[o]
-            if ph >= 0:
-                was = 99 if ph in changed else s.palace[ph]
-                out.append((base + n + sum(villages[:2 * k - 1]), was))
+    out = [(own + k + sum(villages[:2 * k]), old)]
     if k == 1:
         one = _one_tile_growth(v, gi)
         out = [(min(size, one), was) for size, was in out]
@@ -402,7 +418,9 @@ def _festival_options(s: GameState, ap: int) -> list[tuple[int, int]]:
     if ap >= 1 and card <= ap:
         for gi, opts in _palace_events(_View(s, ap)):
             if gi < 0 or not partners(g.members[gi]):
-                top = max((pts for *_, pts in opts), default=0)
+                # One festival, in one city: at most half the highest value (R34), even where
+                # the option counts several palaces of a split group (R23).
+                top = min(max((pts for *_, pts in opts), default=0), v.cap // 2)
                 if top:
                     out.append((card, top))
     return out

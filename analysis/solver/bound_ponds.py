@@ -80,30 +80,39 @@ def _shapes(s: GameState) -> tuple[list[list[tuple[int, int, int]]], list[list[i
     return _SHAPES[key]
 
 
-def _cover(s: GameState, bare: set[int]) -> tuple[int, int]:
+def _cover(s: GameState, bare: set[int]) -> tuple[int, int] | None:
     """(fewest land tiles that can cover these bare hexes, extra AP for the rim hexes among
-    them). A tile lies flat (R12) on level-0 hexes; if ``c(h)`` is the most of ``bare`` one tile
-    through ``h`` can cover, each tile covers at most 1 in the sum of ``1/c(h)``, so that sum
-    is a lower bound. Each rim hex costs 1 AP more (R14 overhang)."""
+    them), None when they cannot all be covered. A tile lies flat (R12) on level-0 hexes; if
+    ``c(h)`` is the most of ``bare`` one tile through ``h`` can cover, each tile covers at most 1
+    in the sum of ``1/c(h)``, so that sum is a lower bound. A hex no flat pair or triangle of
+    his supplies covers needs a one-space tile of his own (R10), one each. Each rim hex costs
+    1 AP more (R14 overhang)."""
     if not bare:
         return 0, 0
     tris, pairs = _shapes(s)
     level, irr = s.level, s.irrigated
     me = s.players[s.to_move]
-    two = me.doubles > 0 or s.triples > 0
+    two = me.doubles > 0  # a three-space tile covers two of them only through a flat triangle
     three = s.triples > 0
     sixths = 0
+    only_single = 0
     for h in bare:
         c = 1
+        multi = False
         if two:
             for x in pairs[h]:
                 if level[x] == 0 and not irr[x]:
+                    multi = True
                     c = max(c, 1 + (x in bare))
         if three and c < 3:
             for tri in tris[h]:
                 if all(level[x] == 0 and not irr[x] for x in tri):
+                    multi = True
                     c = max(c, sum(1 for x in tri if x in bare))
+        only_single += not multi
         sixths += 6 // c
+    if only_single > me.villages + me.rice:
+        return None
     rim = sum(1 for h in bare if s.map.rim_cost[h])
     return -(-sixths // 6), rim
 
@@ -150,7 +159,10 @@ def pond_items(s: GameState, ap: int) -> list[tuple[frozenset[int], list[PondOpt
             if not bare and not extra and not seed_irr:
                 continue  # enclosed already: scored once, ever (R38)
             n_irr = len(extra) + seed_irr
-            tiles, rim = _cover(s, bare)
+            cover = _cover(s, bare)
+            if cover is None:
+                continue
+            tiles, rim = cover
             if tiles + rim + n_irr > ap or n_irr > supply:
                 continue
             need = _ring_holder(s, ring, reach, bridge)
