@@ -56,3 +56,42 @@ def test_r15_r30_a_tile_joins_his_developer_to_the_city_for_a_festival() -> None
 @pytest.mark.parametrize("seed", range(40))
 def test_bound_is_admissible(seed: int) -> None:
     check(seed, 2 if seed % 8 == 0 else 1)
+
+
+def test_bound_covers_every_full_turn_of_a_greedy_game() -> None:
+    """The bound at the start of a turn (6 AP, 7 with the token, R7) is at least what the turn
+    the mover then plays scores by the solver's objective (R29, R38, R30–R34): full turns on
+    Java-Centre, where brute force cannot reach, with growth tiles, splits and ponds."""
+    from analysis.players import make_player
+    from analysis.solver.common import replay
+    from core.actions import Action, End, Festival
+    from core.errors import IllegalAction
+
+    s = GameState.new(4, seed=11)
+    players = [make_player("greedy", 11 + i) for i in range(4)]
+    for p in players:
+        p.budget_s = 0.15  # type: ignore[attr-defined]
+    checked = scored = 0
+    while not s.is_terminal() and checked < 40:
+        start, me = s.copy(), s.to_move
+        line: list[Action] = []
+        while not s.is_terminal() and s.to_move == me and s.festival is None:
+            a = players[me].choose(s)
+            s.push(a)
+            if isinstance(a, End):
+                break
+            line.append(a)
+        while s.festival is not None:  # the bidding (R32) is not part of the mover's line
+            s.push(players[s.to_move].choose(s))
+        without: list[Action] = [a for a in line if not isinstance(a, Festival)]
+        for tried in (line, without):
+            try:
+                got = replay(start, tried)[0].points
+            except IllegalAction:
+                continue  # a festival an opponent joined, or a tile owed without it (R8)
+            bound = upper_bound(start, start.turn.ap + start.token_bonus())
+            assert got <= bound, (checked, got, bound, [str(a) for a in line])
+            checked += 1
+            scored += got > 0
+            break
+    assert checked >= 30 and scored >= 5, (checked, scored)

@@ -8,20 +8,24 @@ check it against the brute force. The bound relaxes the turn into *events* and a
   ``v`` needs the group to reach ``v`` hexes. Each land tile shows one village hex at most
   (R10), so ``k`` tiles add at most ``k`` hexes to a group, and each new hex joins at most two
   other groups (a hex touches at most three distinct groups); a group ``d`` hexes away needs
-  ``d − 1`` of them; R15 keeps cities apart. The mover must hold the highest position (R25):
-  without tiles his rank key is at best his developers there (and paid arrivals) on the
-  highest free hexes, and must beat the best opponent's key (R24); with tiles no developer
-  stands higher than the nearby hexes plus one level per tile, and a group with an opponent
-  above that joins only in part (R23). A 0-AP move (R27) never leaves the terrain it starts
+  ``d − 1`` of them; R15 keeps cities apart, and a village that joins a city grows that
+  city's palace, so it counts in the city's options (R29: one change a turn), not its own.
+  The mover must hold the highest position (R25): without tiles his rank key is at best his
+  developers there (and paid arrivals) on the highest free hexes; with tiles it is at best as
+  many developers as this group and the groups it may join hold (and paid arrivals), none
+  higher than the nearby hexes plus one level per tile. Either way it must beat the best
+  opponent's key there (R24), or the opponent is cut off and the group counts two hexes less
+  (R23). A 0-AP move (R27) never leaves the terrain it starts
   on, so a developer reaches a village group from outside only by a paid move or an entry
   (≥ 1 AP, the cheapest one when no tile can change the paths; it lands in one group only),
   or by a tile joining his group to this one (a growth tile). Parts cut off a group (R23) may
-  get palaces of their own: ``j`` of them cost ``j`` actions and their values add up to no
-  more than their hexes.
-- **pond events** (R37, R38; ``bound_ponds.py``): enclosing a pond (grown by irrigating its bare neighbours, or a
-  new pond made by irrigation) scores 3 per space. Its bare neighbours must be covered by land
-  tiles: at least the sum over them of ``1/c(h)``, ``c(h)`` the most of them one flat tile
-  through ``h`` covers (R12), plus 1 AP per rim hex (R14). Placements near each other may serve
+  get palaces of their own: ``j`` of them cost ``j`` actions and a developer of his each, and
+  their values add up to no more than their hexes (villages they join included).
+- **pond events** (R37, R38; ``bound_ponds.py``): enclosing a pond (grown by irrigating its
+  bare neighbours, or a new pond made by irrigation) scores 3 per space. Its bare neighbours
+  must be covered by land tiles: at least the sum over them of ``1/c(h)``, ``c(h)`` the most
+  of them one flat tile of his supplies through ``h`` covers (R10, R12), one single tile of
+  his own for each that no larger tile fits, plus 1 AP per rim hex (R14). Placements near each other may serve
   several ponds, so ponds whose bare rings lie within one hex of each other form a cluster that
   shares its tiles. The mover must hold the highest position on the ring: a developer of his
   reaches it for free, or across one tile laid as a bridge before the enclosing placement, or
@@ -31,7 +35,8 @@ check it against the brute force. The bound relaxes the turn into *events* and a
   ``palace actions + max(growth tiles, pond tiles, bridges) + irrigations and overhangs +
   max(paid arrivals into groups, 1 if a ring needs one)``.
 - **festival** (R30–R34): half the value of a city without a festival since it last changed, or
-  of a palace this turn could build or enlarge, with a face-up card to match (drawing one costs
+  of a palace this turn could build or enlarge (one palace: 5 at most, even where the option
+  counts several palaces of a split group), with a face-up card to match (drawing one costs
   1 AP, R36) and a developer of his there (else a paid arrival); left out when, with no tile to
   change the city, every opponent there could join.
 """
