@@ -33,6 +33,7 @@ def test_solve_json_contract(palace_file: str, engine: str, capsys: pytest.Captu
     d = json.loads(capsys.readouterr().out)
     assert d["best"] == 1 and d["line"] == "palace C4 2" and d["optimal"] is True
     assert d["engine"] == engine and d["seconds"] >= 0 and d["step_points"] == [1]
+    assert d["bound"] == 1, "a proved answer is its own bound"
     with open(palace_file, "rb") as f:
         assert f.read() == raw, "a solve never changes the input file"
 
@@ -41,6 +42,23 @@ def test_solve_text_shows_points_per_step(palace_file: str, capsys: pytest.Captu
     assert main(["solve", palace_file]) == 0
     out = capsys.readouterr().out
     assert "palace C4 2" in out and "+1" in out and "optimal (proved)" in out
+
+
+def test_unproved_solve_reports_the_bound(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """A full 7-AP mid-game turn on Java-Centre under a 0.3 s limit is not proved (issue 5's open
+    gap): the answer says so and gives the admissible bound, which is at least the best found."""
+    from analysis.solver.selfplay import random_position
+
+    s = random_position(3, "java-centre", players=4, turns=16)
+    s.turn.token_used, s.players[s.to_move].tokens = False, 1
+    path = os.path.join(str(tmp_path), "mid.json")
+    save_position(s, path)
+    assert main(["solve", path, "--json", "--time-limit", "0.3"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["optimal"] is False and d["bound"] >= d["best"]
+    assert main(["solve", path, "--time-limit", "0.3"]) == 0
+    out = capsys.readouterr().out
+    assert "NOT proved optimal" in out and f"no line scores more than {d['bound']}" in out
 
 
 def test_solve_errors_exit_2(palace_file: str, tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:

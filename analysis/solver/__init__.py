@@ -19,7 +19,19 @@ ENGINES = ("cpsat", "bnb", "brute")
 
 
 def solve(state: GameState, engine: str = "cpsat", time_limit: float | None = None) -> SolveResult:
-    """The best line for the player to move this turn (see the module docstring)."""
+    """The best line for the player to move this turn (see the module docstring); ``bound``
+    says how many points no line can exceed (``best`` when proved)."""
+    r = _solve(state, engine, time_limit)
+    if r.optimal:
+        r.bound = r.best
+    else:
+        from analysis.solver.bound import upper_bound
+
+        r.bound = max(r.best, upper_bound(state, state.turn.ap + state.token_bonus()))
+    return r
+
+
+def _solve(state: GameState, engine: str, time_limit: float | None) -> SolveResult:
     if state.festival is not None:
         raise KratonError("a festival is being bid; the solver answers for a turn's actions (R30–R32)")
     if state.is_terminal():

@@ -49,6 +49,7 @@ class SolveResult:
     token_used: bool = False
     nodes: int = 0
     notes: list[str] = field(default_factory=list)
+    bound: int | None = None  # no line scores more (the admissible bound; ``best`` when proved)
 
     @property
     def line_text(self) -> str:
@@ -58,7 +59,8 @@ class SolveResult:
         return {"best": self.best, "line": self.line_text, "optimal": self.optimal,
                 "engine": self.engine, "seconds": round(self.seconds, 4),
                 "step_points": self.step_points, "handed": self.handed,
-                "ap_spent": self.ap_spent, "token_used": self.token_used, "nodes": self.nodes}
+                "ap_spent": self.ap_spent, "token_used": self.token_used, "nodes": self.nodes,
+                "bound": self.bound}
 
 
 class Deadline:

@@ -42,7 +42,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(f"  {a!s:<32} {'+' + str(pts) if pts else ''}")
     if not r.line:
         print("  (nothing to do: no action scores)")
-    proof = "optimal (proved)" if r.optimal else "best found, NOT proved optimal (time limit)"
+    proof = ("optimal (proved)" if r.optimal else
+             f"best found, NOT proved optimal (time limit; no line scores more than {r.bound})")
     extra = f", {r.handed} handed to opponents" if r.handed else ""
     print(f"best: {r.best} points, {r.ap_spent} AP{extra} — {proof}; {r.engine}, {r.seconds:.2f} s")
     print(f"line: {r.line_text}")
