@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from analysis.solver import solve
 from analysis.solver.common import SolveResult, replay
@@ -87,39 +87,58 @@ def difficulty_of(s: GameState, r: SolveResult) -> str:
     return "easy"
 
 
-def last_round_candidates(seed: int) -> Iterator[GameState]:
-    """Busy end-game positions on Java-Centre: four ``planner`` players play a seeded game;
-    each turn of the last round (R40) whose mover holds no land tile any more (R10) is a
-    candidate, with the full 6 AP (7 with the token). The players plan within a time budget, so
-    the games depend on the machine's speed as well as the seed; the puzzle file keeps the
-    position itself."""
+def planner_turns(seed: int) -> Iterator[tuple[int, GameState]]:
+    """The start of every turn (numbered from 1) of a seeded game of four ``planner`` players
+    on Java-Centre, as a copy with the full AP (6, 7 with the token, R7). The players plan
+    within a time budget, so the games depend on the machine's speed as well as the seed; a
+    puzzle file keeps the position itself."""
     from analysis.players import make_player
 
     s = GameState.new(4, seed=seed)
     players = [make_player("planner", seed * 10 + i) for i in range(4)]
-    done: set[int] = set()
-    steps = 0
+    turn, steps, prev = 0, 0, -1
     while not s.is_terminal() and steps < 6000:
         me = s.to_move
-        p = s.players[me]
-        if (s.festival is None and s.last_round is not None and s.turn.ap == 6 and me not in done
-                and s.triples == 0 and p.doubles + p.villages + p.rice == 0):
-            done.add(me)
+        if me != prev and s.festival is None:
+            turn += 1
             c = s.copy()
             c.history = []
-            yield c
+            yield turn, c
+        prev = me
         s.push(players[me].choose(s))
         steps += 1
 
 
-def mine_last_round(seeds: range, limit: float, least: int = 3) -> None:
-    """Write a ``full-turn`` puzzle for each proved candidate worth ``least`` points or more."""
+def last_round(turn: int, s: GameState) -> str | None:
+    """Busy end-game turns: the last round (R40), the mover with no land tile left (R10)."""
+    p = s.players[s.to_move]
+    if s.last_round is not None and s.triples == 0 and p.doubles + p.villages + p.rice == 0:
+        return "Last round on Java-Centre"
+    return None
+
+
+def mid_game(turn: int, s: GameState) -> str | None:
+    """Busy mid-game turns: every third turn from the eighth on, before the last round, with
+    tiles in every supply (R10) and the obligation to place one (R8)."""
+    if turn >= 8 and turn % 3 == 0 and s.last_round is None and s.triples > 0:
+        return f"Mid-game on Java-Centre, turn {turn}"
+    return None
+
+
+def mine_full_turns(seeds: range, limit: float, pick: Callable[[int, GameState], str | None],
+                    least: int = 3, seven: bool = False) -> None:
+    """Write a ``full-turn`` puzzle for each picked turn the solver proves worth ``least``
+    points or more (with ``seven``, only turns where the mover still has his token: 7 AP)."""
     counts = sum(1 for f in os.listdir(HERE) if f.startswith("full-turn-"))
     for seed in seeds:
-        for s in last_round_candidates(seed):
+        for turn, s in planner_turns(seed):
+            where = pick(turn, s)
+            if where is None or (seven and not s.token_bonus()):
+                continue
             r = solve(s, "cpsat", time_limit=limit)
-            print(f"seed {seed} {s.players[s.to_move].name}: best {r.best} optimal {r.optimal} "
-                  f"{r.seconds:.1f} s", flush=True)
+            name = s.players[s.to_move].name
+            print(f"seed {seed} turn {turn} {name}: best {r.best} optimal {r.optimal} "
+                  f"bound {r.bound} {r.seconds:.1f} s", flush=True)
             if not r.optimal or r.best < least:
                 continue
             counts += 1
@@ -130,10 +149,10 @@ def mine_last_round(seeds: range, limit: float, least: int = 3) -> None:
             budget = s.turn.ap + s.token_bonus()
             d["puzzle"] = {"id": pid, "goal": "max-points", "best": r.best, "line": r.line_text,
                            "difficulty": "expert", "theme": "full-turn",
-                           "title": f"Last round on Java-Centre, {s.players[s.to_move].name} with "
-                                    f"{budget} AP and no tiles left: score {r.best}",
+                           "title": f"{where}, {name} with {budget} AP: score {r.best}",
                            "solver": {"engine": r.engine, "seconds": round(r.seconds, 3),
-                                      "seed": seed, "source": "last-round"}}
+                                      "seed": seed, "turn": turn,
+                                      "source": f"{pick.__name__.replace('_', '-')} of a planner game"}}
             write_json_atomic(os.path.join(HERE, f"{pid}.json"), d)
             print(f"  -> {pid}: {r.line_text}", flush=True)
 
@@ -150,9 +169,14 @@ def main() -> None:
     ap_.add_argument("--ap", default="1,1,2,2,3,3,4,5,6,6,7")
     ap_.add_argument("--last-round", action="store_true",
                      help="full turns of the last round of seeded planner games on Java-Centre")
+    ap_.add_argument("--mid-game", action="store_true",
+                     help="full turns from the middle of seeded planner games on Java-Centre")
+    ap_.add_argument("--seven", action="store_true",
+                     help="with --last-round or --mid-game: only turns with the token left (7 AP)")
     args = ap_.parse_args()
-    if args.last_round:
-        mine_last_round(range(args.start, args.start + args.count), args.limit)
+    if args.last_round or args.mid_game:
+        mine_full_turns(range(args.start, args.start + args.count), args.limit,
+                        last_round if args.last_round else mid_game, seven=args.seven)
         return
     counts: dict[str, int] = {}
     for f in os.listdir(HERE):

@@ -11,7 +11,7 @@ import pytest
 
 from analysis.solver import solve
 from analysis.solver.common import replay
-from core.actions import parse_actions
+from core.actions import Festival, parse_actions
 from core.scoring import final_count
 from puzzles.loader import DIFFICULTIES, load_puzzle, load_puzzles, puzzle_files
 from tui.cli import main
@@ -53,7 +53,14 @@ def test_line_replays_through_kraton_apply_to_best(name: str, capsys: pytest.Cap
     after = json.loads(capsys.readouterr().out)
     counted = 0
     if pz.state.last_round is not None and after["players"][me]["final_counted"]:
-        counted = final_count(pz.state)[me]  # a festival ended a last-round turn (R40, R41)
+        # A festival ended a last-round turn (R40, R41): the count is of the board the line
+        # left (its palaces and developers), made before the festival's points.
+        before = pz.state.copy()
+        for a in parse_actions(pz.line):
+            if isinstance(a, Festival):
+                break
+            before.push(a)
+        counted = final_count(before)[me]
     assert after["players"][me]["score"] - pz.state.players[me].score - counted == pz.best
     with open(path, "rb") as f:
         assert f.read() == raw
