@@ -356,6 +356,20 @@ def test_study_screen_reports_cities_and_steps_a_best_line_r41(
     asyncio.run(_study(real_solver=False))
 
 
+def test_study_solver_text_says_proved_or_gives_the_bound() -> None:
+    """The study view's best turn says "optimal" only for a proved answer; an unproved one
+    (time limit on a busy turn) gives the solver's admissible bound with it."""
+    from types import SimpleNamespace
+
+    from tui.screens.study import solver_text
+
+    line = [parse_action("tile D6v")]
+    proved = solver_text(SimpleNamespace(best=1, line=line, optimal=True, bound=1))
+    assert "(optimal)" in proved and "tile D6v" in proved
+    open_ = solver_text(SimpleNamespace(best=4, line=line, optimal=False, bound=12))
+    assert "optimal" not in open_ and "best found; no line scores more than 12" in open_
+
+
 @pytest.mark.slow
 def test_study_screen_with_the_real_solver(monkeypatch: pytest.MonkeyPatch) -> None:
     """The study view runs analysis.solver.solve in a worker (or says it is not installed)."""

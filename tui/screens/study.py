@@ -31,7 +31,11 @@ def solve_best(state: GameState, time_limit: float | None = None) -> Any:
 
 def solver_text(result: Any) -> str:
     line = "; ".join(str(a) for a in result.line) or "(no action)"
-    kind = "optimal" if getattr(result, "optimal", False) else "best found"
+    if getattr(result, "optimal", False):
+        kind = "optimal"
+    else:
+        bound = getattr(result, "bound", None)
+        kind = "best found" + ("" if bound is None else f"; no line scores more than {bound}")
     return f"[b]Best turn[/b] ({kind}): {result.best} points\n{line}"
 
 
