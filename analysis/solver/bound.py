@@ -82,15 +82,48 @@ class _View:
         self.land_tiles = self.village_tiles + p.rice
         self.arrival = self._arrivals()
         self.link = self._links()
+        self.flat = self._flat_levels()
         self.around = [self._levels_near(m) for m in self.g.members]
-        self.top_level = [max(s.level[h] for h in m) for m in self.g.members]
+        # the highest hex of the group a developer of his may stand on (no palace, no opponent)
+        self.free_top = [max((s.level[h] for h in m if not s.palace[h] and s.dev[h] in (-1, self.me)),
+                             default=0) for m in self.g.members]
+
+    def _flat_levels(self) -> list[int]:
+        """Per hex ``p``, a level that ``k`` tiles raise it to at most ``k`` above: its level
+        if a tile of his supplies lies flat over it now (R10–R12; his own developers may step
+        aside, R11), one less if a tile must first raise a neighbour to make it flat (that tile
+        does not cover ``p``), −99 if no tile may ever cover it (an opponent's developer, a
+        palace, irrigation)."""
+        s = self.s
+        from analysis.solver.bound_ponds import _shapes
+
+        tris, pairs = _shapes(s)
+        p = s.players[self.me]
+        single, two, three = p.villages + p.rice > 0, p.doubles > 0, s.triples > 0
+        level, dev, me = s.level, s.dev, self.me
+
+        def free(h: int) -> bool:
+            return (dev[h] < 0 or dev[h] == me) and not s.palace[h] and not s.irrigated[h] \
+                and s.map.kind[h] != 0
+
+        out = [-99] * len(level)
+        for h in s.map.hexes:
+            if not free(h):
+                continue
+            lv = level[h]
+            flat = ((single and s.map.is_central(h))
+                    or (two and any(level[x] == lv and free(x) for x in pairs[h]))
+                    or (three and any(all(level[x] == lv and free(x) for x in tri) for tri in tris[h])))
+            out[h] = lv if flat else lv - 1
+        return out
 
     def _levels_near(self, members: list[int]) -> list[int]:
-        """Highest level of any hex within distance ``d`` of the group, for d = 0 … ap."""
-        s = self.s
+        """The most of ``_flat_levels`` over the hexes within distance ``d`` of the group, for
+        d = 0 … ap."""
+        s, flat = self.s, self.flat
         seen = set(members)
         layer = list(members)
-        best = max(s.level[h] for h in members)
+        best = max(flat[h] for h in members)
         out = [best]
         for _ in range(self.ap):
             nxt = []
@@ -99,7 +132,7 @@ class _View:
                     if n not in seen:
                         seen.add(n)
                         nxt.append(n)
-                        best = max(best, s.level[n])
+                        best = max(best, flat[n])
             out.append(best)
             layer = nxt
         return out
@@ -237,27 +270,30 @@ def _palace_events(v: _View) -> list[tuple[int, list[tuple[int, ...]]]]:
             # No developer stands higher than the highest hex near the group or in a group it
             # may join, plus one level per tile (tiles may stack, R12). A group holding an
             # opponent above that can only come in part, split from him (R23): two hexes less.
-            near = {o: need for o, need in links.items() if need <= k}
-            # Every new hex of the grown group lies within k of it or of a group it joins.
-            reach = max([v.around[gi][k], *(v.around[o][k] for o in near)]) + k
+            # Only villages join (R15: never two cities; a village joining a city counts in the
+            # city's options, where this group is one of the villages).
+            near = {o: need for o, need in links.items() if need <= k and g.palace[o] < 0}
+            # A developer of his stands on a free hex of the groups, or on a new hex: every new
+            # hex lies within k of this group or of one it joins, and k tiles raise it at most
+            # k levels above ``_flat_levels``.
+            reach = max([v.free_top[gi], *(v.free_top[o] for o in near),
+                         max([v.around[gi][k], *(v.around[o][k] for o in near)]) + k])
             size_of = {o: len(g.members[o]) - (2 if v.opp_top[o] > reach else 0) for o in near}
             # R24, R25: his developers there (at most those in this group and the groups it
             # may join, and paid arrivals) stand no higher than ``reach``; the best opponent
             # here stays unless cut off (R23, two hexes less).
             have = v.count[gi] + sum(v.count[o] for o in near)
+            ways = [(len(members) - 2, 0 if have else 1)] if v.opp_key[gi] else []  # cut him off
             need_devs = _devs_to_beat(reach, v.opp_key[gi])
-            if need_devs is None:
-                own = len(members) - 2
-                arrive = 0 if have else 1
-            else:
-                own = len(members)
-                arrive = max(0 if have else 1, need_devs - have)
-            if 1 + k + arrive > ap:
-                continue
-            for size, base in _merged_sizes(v, gi, k, own, size_of, old):
-                val = _best_value(v, size, base)
-                if val:
-                    opts.append((1, k, arrive, val // 2))
+            if need_devs is not None:  # or beat him
+                ways.append((len(members), max(0 if have else 1, need_devs - have)))
+            for own, arrive in ways:
+                if 1 + k + arrive > ap:
+                    continue
+                for size, base in _merged_sizes(v, gi, k, own, size_of, old):
+                    val = _best_value(v, size, base)
+                    if val:
+                        opts.append((1, k, arrive, val // 2))
         if opts:
             out.append((gi, pareto(opts)))
         if len(members) >= 3 and v.land_tiles:
@@ -268,10 +304,9 @@ def _palace_events(v: _View) -> list[tuple[int, list[tuple[int, ...]]]]:
             # those of this group and the groups it may join, else a paid arrival (≥ 1 AP).
             second = []
             for k in range(1, min(ap, v.land_tiles + 1)):
-                within = [o for o, need in links.items() if need <= k]
                 # a part that joins a city grows that city's palace (its own list), not a new one
-                joinable = sorted((len(g.members[o]) for o in within if g.palace[o] < 0),
-                                  reverse=True)
+                within = [o for o, need in links.items() if need <= k and g.palace[o] < 0]
+                joinable = sorted((len(g.members[o]) for o in within), reverse=True)
                 size = len(members) - 2 + k + sum(joinable[:2 * k])
                 have = v.count[gi] + sum(v.count[o] for o in within)
                 for j in range(1, 4):
@@ -355,7 +390,7 @@ def _event_bound(s: GameState, ap: int) -> int:
     # their tiles.
     pond: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
     for cluster in clusters(pond_items(s, ap), s):
-        table = cluster_table(cluster, ap)
+        table = cluster_table(cluster, ap, s)
         grown = dict(pond)
         for (t, i, b, a), pts in pond.items():
             for ct, ci, cb, ca, cp in table:

@@ -4,8 +4,10 @@ Each pond (grown by irrigating bare neighbours, or made new by irrigation) is an
 options ``(tiles, irrigations, overhang AP, ring need, points)``: its bare ring must be covered
 by flat tiles (R12; rim hexes cost 1 AP more, R14), and the mover must hold the highest position
 on the ring, reached for free, across a bridge tile, or by a paid move. Items whose bare rings
-lie within one hex of each other form a cluster that shares its tiles. Every count here is a
-lower bound on what a real line spends, every point total an upper bound on what it earns.
+lie within one hex of each other form a cluster whose tiles may serve several rings: it needs at
+least the cover of the union of the rings it encloses as they are, and at least the tiles of
+each grown or new pond alone. Every count here is a lower bound on what a real line spends,
+every point total an upper bound on what it earns.
 """
 
 from __future__ import annotations
@@ -132,10 +134,14 @@ def _ring_holder(s: GameState, ring: Iterable[int], reach: set[int], bridge: set
 
 
 PondOption = tuple[int, ...]  # (tiles, irrigations, overhang AP, ring need, points)
+# Per item: the bare hexes of all its rings, its options, and for a pond there already, the
+# option that encloses it as it is (no irrigation) with its bare ring, kept apart: rings that
+# stay put add up their tiles as a union (``cluster_table``).
+Item = tuple[frozenset[int], list[PondOption], tuple[PondOption, frozenset[int]] | None]
 
 
-def pond_items(s: GameState, ap: int) -> list[tuple[frozenset[int], list[PondOption]]]:
-    """Per pond (or new pond), its bare ring and options ``(tiles, irrigations, overhang AP,
+def pond_items(s: GameState, ap: int) -> list[Item]:
+    """Per pond (or new pond), its bare rings and options ``(tiles, irrigations, overhang AP,
     ring need, points)``; ``ring need`` as in ``_ring_holder``."""
     nbrs, level, irr = s.map.nbrs, s.level, s.irrigated
     supply = min(s.irrigation_supply, ap)
@@ -146,10 +152,11 @@ def pond_items(s: GameState, ap: int) -> list[tuple[frozenset[int], list[PondOpt
         return (s.map.kind[h] != 0 and s.map.is_central(h) and level[h] == 0 and not irr[h]
                 and not s.map.border_cost[h] and s.dev[h] < 0)
 
-    items: list[tuple[frozenset[int], list[PondOption]]] = []
+    items: list[Item] = []
 
     def add(pond: set[int], grown: list[frozenset[int]], seed_irr: int) -> None:
         opts = []
+        zero: tuple[PondOption, frozenset[int]] | None = None
         bare_all: set[int] = set()
         for extra in grown:
             q = pond | extra
@@ -167,10 +174,14 @@ def pond_items(s: GameState, ap: int) -> list[tuple[frozenset[int], list[PondOpt
                 continue
             need = _ring_holder(s, ring, reach, bridge)
             joined = {n for h in q for n in nbrs[h] if irr[n] and n not in q}
-            opts.append((tiles, n_irr, rim, need, 3 * (len(q) + len(joined))))
+            option = (tiles, n_irr, rim, need, 3 * (len(q) + len(joined)))
+            if n_irr:
+                opts.append(option)
+            else:
+                zero = option, frozenset(bare)
             bare_all |= bare
-        if opts:
-            items.append((frozenset(bare_all), pareto(opts)))
+        if opts or zero:
+            items.append((frozenset(bare_all), pareto(opts), zero))
 
     for pond in all_ponds(s.map.hexes, irr, nbrs):
         p = set(pond)
@@ -219,8 +230,7 @@ def _growths(pond: set[int], ok: Callable[[int], bool], nbrs: Sequence[Sequence[
     return kept
 
 
-def clusters(items: list[tuple[frozenset[int], list[PondOption]]],
-              s: GameState) -> list[list[list[PondOption]]]:
+def clusters(items: list[Item], s: GameState) -> list[list[Item]]:
     """Group pond items whose bare rings lie within one hex of each other (a tile may serve
     both); other items never share a tile."""
     n = len(items)
@@ -232,14 +242,14 @@ def clusters(items: list[tuple[frozenset[int], list[PondOption]]],
             x = parent[x]
         return x
 
-    near = [set(b) | {m for h in b for m in s.map.nbrs[h]} for b, _ in items]
+    near = [set(b) | {m for h in b for m in s.map.nbrs[h]} for b, _, _ in items]
     for i in range(n):
         for j in range(i + 1, n):
             if near[i] & items[j][0]:
                 parent[find(i)] = find(j)
-    groups: dict[int, list[list[PondOption]]] = {}
+    groups: dict[int, list[Item]] = {}
     for i in range(n):
-        groups.setdefault(find(i), []).append(items[i][1])
+        groups.setdefault(find(i), []).append(items[i])
     return list(groups.values())
 
 
@@ -255,20 +265,44 @@ def _bridges(tiles: int, need: int, irrigations: int) -> int:
     return max(tiles, need + (1 if tiles else 0))
 
 
-def cluster_table(members: list[list[PondOption]], ap: int) -> list[tuple[int, ...]]:
+def cluster_table(members: list[Item], ap: int, s: GameState) -> list[tuple[int, ...]]:
     """Options ``(shared tiles, irrigations and overhang AP, tiles needed with bridges, paid
-    arrival, points)``
-    for one cluster: its items choose at most one option each; the cluster's tiles are shared
-    (the most any item needs); a ring that needs help takes bridges or a paid move (R26, R27)."""
-    table: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
-    for opts in members:
+    arrival, points)`` for one cluster: its items choose at most one option each. Tiles near
+    several rings may serve them all, so the cluster needs at least the cover (``_cover``) of
+    the union of the rings that stay as they are, and at least the tiles of each grown or new
+    pond alone (their rings move with the irrigations; tracking every union of them costs too
+    much); a ring that needs help takes bridges or a paid move (R26, R27)."""
+    covers: dict[frozenset[int], tuple[int, int] | None] = {frozenset(): (0, 0)}
+
+    def cover(u: frozenset[int]) -> tuple[int, int] | None:
+        if u not in covers:
+            covers[u] = _cover(s, set(u))
+        return covers[u]
+
+    # (union of unchanged rings, tiles of the others, irrigations and their overhangs,
+    # tiles with bridges, paid arrival) -> points
+    table: dict[tuple[frozenset[int], int, int, int, int], int] = {(frozenset(), 0, 0, 0, 0): 0}
+    for _, opts, zero in members:
+        choices = [(o, None) for o in opts] + ([zero] if zero else [])
         nxt = dict(table)
-        for (t, i, b, a), pts in table.items():
-            for ot, oi, orim, ow, op in opts:
-                ways = [(_bridges(ot, ow, oi), 0)] + ([(0, 1)] if ow else [])
-                for ob, oa in ways:
-                    key = (max(t, ot), i + oi + orim, max(b, ob), max(a, oa))
-                    if max(key[0], key[2]) + key[1] + key[3] <= ap and nxt.get(key, -1) < pts + op:
+        for (u, t, i, b, a), pts in table.items():
+            for (ot, oi, orim, ow, op), ring in choices:
+                if ring is None:
+                    uu, tt, ii = u, max(t, ot), i + oi + orim
+                else:
+                    uu, tt, ii = u | ring, t, i
+                c = cover(uu)
+                if c is None:
+                    continue
+                for ob, oa in [(_bridges(ot, ow, oi), 0)] + ([(0, 1)] if ow else []):
+                    key = (uu, tt, ii, max(b, ob), max(a, oa))
+                    if (max(c[0], tt, key[3]) + c[1] + ii + key[4] <= ap
+                            and nxt.get(key, -1) < pts + op):
                         nxt[key] = pts + op
         table = nxt
-    return pareto([(*k, p) for k, p in table.items() if p > 0])
+    out = []
+    for (u, t, i, b, a), pts in table.items():
+        c = cover(u)
+        if pts > 0 and c is not None:
+            out.append((max(c[0], t), i + c[1], b, a, pts))
+    return pareto(out)
