@@ -88,6 +88,12 @@ class Deadline:
             self.hit = True
         return self.hit
 
+    def share(self, part: float) -> Deadline:
+        """A deadline for ``part`` of the time left (no limit when this has none)."""
+        if self.end is None:
+            return Deadline(None)
+        return Deadline(max(0.0, part * (self.end - time.perf_counter())))
+
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
 

@@ -175,7 +175,9 @@ def solve_cpsat(state: GameState, time_limit: float | None = None) -> SolveResul
     for quick_line in (beam, beam[:-1] if beam and isinstance(beam[-1], Festival) else []):
         if quick_line:
             best = _better(best, _finish(s, quick_line))
-    recipes = derive(s, ap + int(token), dl)
+    # The recipes are only a source of lines: on a busy board deriving them all could take the
+    # whole limit and leave CP-SAT and the proof none, so they get half of what is left.
+    recipes = derive(s, ap + int(token), dl.share(0.5))
     owed = s.obligation_pending() and s.find_placement(ap + int(token)) is not None
     fillers = _fillers(s, ap + int(token)) if owed else []
     cuts: list[list[int]] = []
