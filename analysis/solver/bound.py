@@ -43,7 +43,7 @@ check it against the brute force. The bound relaxes the turn into *events* and a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import product
 
 from analysis.solver.bound_ponds import cluster_table, clusters, pareto, pond_items
@@ -82,48 +82,58 @@ class _View:
         self.land_tiles = self.village_tiles + p.rice
         self.arrival = self._arrivals()
         self.link = self._links()
-        self.flat = self._flat_levels()
-        self.around = [self._levels_near(m) for m in self.g.members]
+        self._flat: dict[int, int] = {}
+        self._around: dict[int, list[int]] = {}
         # the highest hex of the group a developer of his may stand on (no palace, no opponent)
         self.free_top = [max((s.level[h] for h in m if not s.palace[h] and s.dev[h] in (-1, self.me)),
                              default=0) for m in self.g.members]
 
-    def _flat_levels(self) -> list[int]:
-        """Per hex ``p``, a level that ``k`` tiles raise it to at most ``k`` above: its level
-        if a tile of his supplies lies flat over it now (R10–R12; his own developers may step
-        aside, R11), one less if a tile must first raise a neighbour to make it flat (that tile
-        does not cover ``p``), −99 if no tile may ever cover it (an opponent's developer, a
-        palace, irrigation)."""
+    def flat(self, h: int) -> int:
+        """A level that ``k`` tiles raise hex ``h`` to at most ``k`` above: its level if a tile
+        of his supplies lies flat over it now (R10–R12; his own developers may step aside,
+        R11), one less if a tile must first raise a neighbour to make it flat (that tile does
+        not cover ``h``), −99 if no tile may ever cover it (an opponent's developer, a palace,
+        irrigation). Computed on demand: only hexes near groups are asked."""
+        got = self._flat.get(h)
+        if got is None:
+            got = self._flat[h] = self._flat_level(h)
+        return got
+
+    def _flat_level(self, h: int) -> int:
         s = self.s
+        if not self._free(h):
+            return -99
         from analysis.solver.bound_ponds import _shapes
 
         tris, pairs = _shapes(s)
         p = s.players[self.me]
-        single, two, three = p.villages + p.rice > 0, p.doubles > 0, s.triples > 0
-        level, dev, me = s.level, s.dev, self.me
+        level, lv, free = s.level, s.level[h], self._free
+        if ((p.villages + p.rice > 0 and s.map.is_central(h))
+                or (p.doubles > 0 and any(level[x] == lv and free(x) for x in pairs[h]))
+                or (s.triples > 0 and any(all(level[x] == lv and free(x) for x in tri)
+                                          for tri in tris[h]))):
+            return lv
+        return lv - 1
 
-        def free(h: int) -> bool:
-            return (dev[h] < 0 or dev[h] == me) and not s.palace[h] and not s.irrigated[h] \
-                and s.map.kind[h] != 0
+    def _free(self, h: int) -> bool:
+        s = self.s
+        return ((s.dev[h] < 0 or s.dev[h] == self.me) and not s.palace[h] and not s.irrigated[h]
+                and s.map.kind[h] != 0)
 
-        out = [-99] * len(level)
-        for h in s.map.hexes:
-            if not free(h):
-                continue
-            lv = level[h]
-            flat = ((single and s.map.is_central(h))
-                    or (two and any(level[x] == lv and free(x) for x in pairs[h]))
-                    or (three and any(all(level[x] == lv and free(x) for x in tri) for tri in tris[h])))
-            out[h] = lv if flat else lv - 1
-        return out
+    def around(self, gi: int) -> list[int]:
+        """``_levels_near`` of group ``gi`` (cached)."""
+        got = self._around.get(gi)
+        if got is None:
+            got = self._around[gi] = self._levels_near(self.g.members[gi])
+        return got
 
     def _levels_near(self, members: list[int]) -> list[int]:
-        """The most of ``_flat_levels`` over the hexes within distance ``d`` of the group, for
+        """The most of ``flat`` over the hexes within distance ``d`` of the group, for
         d = 0 … ap."""
         s, flat = self.s, self.flat
         seen = set(members)
         layer = list(members)
-        best = max(flat[h] for h in members)
+        best = max(flat(h) for h in members)
         out = [best]
         for _ in range(self.ap):
             nxt = []
@@ -132,7 +142,7 @@ class _View:
                     if n not in seen:
                         seen.add(n)
                         nxt.append(n)
-                        best = max(best, flat[n])
+                        best = max(best, flat(n))
             out.append(best)
             layer = nxt
         return out
@@ -199,10 +209,16 @@ class _View:
 
     @staticmethod
     def _axial(h: int) -> tuple[int, int, int]:
-        from core.hexmap import to_axial
+        got = _CUBE.get(h)
+        if got is None:
+            from core.hexmap import to_axial
 
-        q, r = to_axial(h)
-        return q, r, -q - r
+            q, r = to_axial(h)
+            got = _CUBE[h] = (q, r, -q - r)
+        return got
+
+
+_CUBE: dict[int, tuple[int, int, int]] = {}  # hex id -> cube coordinates (ids are map-free)
 
 
 def _set_distance(a: Sequence[tuple[int, int, int]], b: Sequence[tuple[int, int, int]], limit: int) -> int:
@@ -275,9 +291,9 @@ def _palace_events(v: _View) -> list[tuple[int, list[tuple[int, ...]]]]:
             near = {o: need for o, need in links.items() if need <= k and g.palace[o] < 0}
             # A developer of his stands on a free hex of the groups, or on a new hex: every new
             # hex lies within k of this group or of one it joins, and k tiles raise it at most
-            # k levels above ``_flat_levels``.
+            # k levels above ``flat``.
             reach = max([v.free_top[gi], *(v.free_top[o] for o in near),
-                         max([v.around[gi][k], *(v.around[o][k] for o in near)]) + k])
+                         max([v.around(gi)[k], *(v.around(o)[k] for o in near)]) + k])
             size_of = {o: len(g.members[o]) - (2 if v.opp_top[o] > reach else 0) for o in near}
             # R24, R25: his developers there (at most those in this group and the groups it
             # may join, and paid arrivals) stand no higher than ``reach``; the best opponent
@@ -357,25 +373,31 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
     if ap is None:
         ap = s.turn.ap
     by_ap: dict[int, int] = {}
+    views: dict[int, _View] = {}
+
+    def view(a: int) -> _View:
+        if a not in views:
+            views[a] = _View(s, a)
+        return views[a]
 
     def events(a: int) -> int:
         if a not in by_ap:
-            by_ap[a] = _event_bound(s, a)
+            by_ap[a] = _event_bound(s, a, view)
         return by_ap[a]
 
     best = events(ap)
     if festivals:
-        for cost, pts in _festival_options(s, ap):
+        for cost, pts in _festival_options(s, ap, view):
             best = max(best, events(ap - cost) + pts)
     return best
 
 
-def _event_bound(s: GameState, ap: int) -> int:
+def _event_bound(s: GameState, ap: int, view: Callable[[int], _View] | None = None) -> int:
     """Most points from palace and pond events with ``ap`` AP (no tile is counted as owed:
     R8 lapses when the AP run out, so spending them all elsewhere is legal)."""
     if ap <= 0:
         return 0
-    v = _View(s, ap)
+    v = _View(s, ap) if view is None else view(ap)
     # Palace side: (palace actions, growth tiles, paid arrivals) -> points.
     pal: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
     for _, opts in _palace_events(v):
@@ -409,7 +431,8 @@ def _event_bound(s: GameState, ap: int) -> int:
     return best
 
 
-def _festival_options(s: GameState, ap: int) -> list[tuple[int, int]]:
+def _festival_options(s: GameState, ap: int, view: Callable[[int], _View] | None = None
+                      ) -> list[tuple[int, int]]:
     """(AP, points) of festivals the mover might hold alone at the end of the turn (R30–R34):
     a city without a festival since it last changed, or a palace this turn builds or enlarges;
     he needs a developer there (one already there or joined by a tile, else a paid arrival, 1 AP
@@ -444,7 +467,10 @@ def _festival_options(s: GameState, ap: int) -> list[tuple[int, int]]:
         return any(all(worth(s.players[o].hand, f) >= worth(hand, f) + 2 * draws for f in faces)
                    for o in devs)
 
-    v = _View(s, ap + 1)  # links over ap tiles: the festival itself costs no AP
+    if view is None:
+        def view(a: int) -> _View:
+            return _View(s, a)
+    v = view(ap + 1)  # links over ap tiles: the festival itself costs no AP
     for gi, members in enumerate(g.members):
         ph = g.palace[gi]
         if ph < 0 or s.fest[ph] or partners(members):
@@ -456,7 +482,7 @@ def _festival_options(s: GameState, ap: int) -> list[tuple[int, int]]:
         if cost <= ap:
             out.append((cost, s.palace[ph] // 2))
     if ap >= 1 and card <= ap:
-        for gi, opts in _palace_events(_View(s, ap)):
+        for gi, opts in _palace_events(view(ap)):
             if gi < 0 or not partners(g.members[gi]):
                 # One festival, in one city: at most half the highest value (R34), even where
                 # the option counts several palaces of a split group (R23).
