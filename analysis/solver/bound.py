@@ -25,9 +25,10 @@ check it against the brute force. The bound relaxes the turn into *events* and a
   bare neighbours, or a new pond made by irrigation) scores 3 per space. Its bare neighbours
   must be covered by land tiles: at least the sum over them of ``1/c(h)``, ``c(h)`` the most
   of them one flat tile of his supplies through ``h`` covers (R10, R12), one single tile of
-  his own for each that no larger tile fits, plus 1 AP per rim hex (R14). Placements near each other may serve
-  several ponds, so ponds whose bare rings lie within one hex of each other form a cluster that
-  shares its tiles. The mover must hold the highest position on the ring: a developer of his
+  his own for each that no larger tile fits, plus 1 AP per rim hex (R14). Placements near
+  each other may serve several ponds: ponds whose bare rings lie within one hex of each other
+  form a cluster that needs the cover of the union of the rings it closes as they are, and the
+  tiles of each grown or new pond alone. The mover must hold the highest position on the ring: a developer of his
   reaches it for free, or across one tile laid as a bridge before the enclosing placement, or
   by a paid move.
 - Tiles are pooled: a growth tile may also cover a pond's ring, bridge a path or be the tile
@@ -283,15 +284,13 @@ def _palace_events(v: _View) -> list[tuple[int, list[tuple[int, ...]]]]:
                             opts.append((1, 0, arrive * v.arrival[gi], val // 2))
                         break
                 continue
-            # No developer stands higher than the highest hex near the group or in a group it
-            # may join, plus one level per tile (tiles may stack, R12). A group holding an
-            # opponent above that can only come in part, split from him (R23): two hexes less.
             # Only villages join (R15: never two cities; a village joining a city counts in the
             # city's options, where this group is one of the villages).
             near = {o: need for o, need in links.items() if need <= k and g.palace[o] < 0}
             # A developer of his stands on a free hex of the groups, or on a new hex: every new
             # hex lies within k of this group or of one it joins, and k tiles raise it at most
-            # k levels above ``flat``.
+            # k levels above ``flat`` (R12). A village holding an opponent above that joins only
+            # in part, split from him (R23): two hexes less.
             reach = max([v.free_top[gi], *(v.free_top[o] for o in near),
                          max([v.around(gi)[k], *(v.around(o)[k] for o in near)]) + k])
             size_of = {o: len(g.members[o]) - (2 if v.opp_top[o] > reach else 0) for o in near}
@@ -348,8 +347,7 @@ def _merged_sizes(v: _View, gi: int, k: int, own: int, size_of: dict[int, int],
     joins another city. A village that joins a city enlarges that city's palace (R28): the
     city's own options count that growth, from its side, so the village's list leaves it out
     (R29: the city's palace changes once, whichever village grows it)."""
-    g = v.g
-    villages = sorted((n for o, n in size_of.items() if g.palace[o] < 0), reverse=True)
+    villages = sorted(size_of.values(), reverse=True)
     out = [(own + k + sum(villages[:2 * k]), old)]
     if k == 1:
         one = _one_tile_growth(v, gi)
