@@ -104,7 +104,8 @@ def planner_turns(seed: int) -> Iterator[tuple[int, GameState]]:
             c = s.copy()
             c.history = []
             yield turn, c
-        prev = me
+        if s.festival is None:  # bidders (R32) are not the player whose turn it is
+            prev = me
         s.push(players[me].choose(s))
         steps += 1
 

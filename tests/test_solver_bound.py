@@ -61,7 +61,7 @@ def test_bound_is_admissible(seed: int) -> None:
 def test_bound_covers_every_full_turn_of_a_greedy_game() -> None:
     """The bound at the start of a turn (6 AP, 7 with the token, R7) is at least what the turn
     the mover then plays scores by the solver's objective (R29, R38, R30–R34): full turns on
-    Java-Centre, where brute force cannot reach, with growth tiles, splits and ponds."""
+    Java-Centre, where brute force cannot reach (at least 30 turns, 5 of them scoring)."""
     from analysis.players import make_player
     from analysis.solver.common import replay
     from core.actions import Action, End, Festival
