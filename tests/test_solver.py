@@ -13,7 +13,7 @@ from core.actions import parse_actions
 from core.errors import KratonError
 from core.position import position_to_dict
 from core.state import GameState
-from tests.helpers import lay, put_dev, put_palace
+from tests.helpers import H, lay, put_dev, put_palace
 
 MINI_B = os.path.join(os.path.dirname(__file__), "maps", "mini-b.txt")
 ENGINES = ("brute", "bnb", "cpsat")
@@ -190,3 +190,37 @@ def test_r27_bnb_follows_long_chains_of_free_moves() -> None:
     finally:
         sys.setrecursionlimit(old)
     assert r.nodes > 100 and r.best <= pz.best
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_r23_a_tile_splits_the_city_and_the_part_gets_a_palace(engine: str) -> None:
+    """R23/R28: the opponent holds the city (level 2 against 1), so it cannot grow for the
+    mover; a rice tile on C3 cuts C4–C5 off, a village without palace where he alone stands,
+    and a palace of 2 there scores 1 (2 AP). The printed pond is enclosed already (R38) and
+    the city's festival held (R35), so nothing else scores."""
+    s = mini(ap=2, tiles=("B2v", "B2v", "C2v", "C3v D2r", "C4v", "C5v", "D4r", "E3r", "E4r"))
+    put_palace(s, "C2", 2)
+    s.fest[H("C2")] = True  # its festival is held (R35): no festival to hold there instead
+    put_dev(s, "B2", 1)
+    put_dev(s, "C4", 0)
+    best, line = check(s, engine)
+    assert (best, line) == (1, "tile C3r; palace C5 2")
+
+
+@pytest.mark.parametrize("engine", ("cpsat", "brute"))
+def test_r14_the_best_line_overhangs_the_rim(engine: str) -> None:
+    """R14: in puzzle overhang-01 the best line's tile sticks out onto the rim and pays 1 AP
+    for each hex outside Java-Centre (here the mini map's centre)."""
+    from core.actions import Tile
+    from puzzles.loader import HERE, load_puzzle
+
+    pz = load_puzzle(os.path.join(HERE, "overhang-01.json"))
+    best, line = check(pz.state, engine)
+    assert best == pz.best
+    s = pz.state.copy()
+    for a in parse_actions(line):
+        before = s.turn.ap
+        s.push(a)
+        if isinstance(a, Tile):
+            outside = sum(1 for h in a.hexes if not s.map.is_central(h))
+            assert outside >= 1 and before - s.turn.ap == 1 + outside
