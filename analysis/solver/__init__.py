@@ -25,9 +25,11 @@ def solve(state: GameState, engine: str = "cpsat", time_limit: float | None = No
     if r.optimal:
         r.bound = r.best
     else:
-        from analysis.solver.bound import upper_bound
+        if r.bound is None:  # cpsat brings the one it computed; bnb and brute have none
+            from analysis.solver.bound import upper_bound
 
-        r.bound = max(r.best, upper_bound(state, state.turn.ap + state.token_bonus()))
+            r.bound = upper_bound(state, state.turn.ap + state.token_bonus())
+        r.bound = max(r.best, r.bound)
     return r
 
 

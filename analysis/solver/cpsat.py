@@ -228,4 +228,5 @@ def solve_cpsat(state: GameState, time_limit: float | None = None) -> SolveResul
     r = solve_bnb(state, left, incumbent=inc if best is not None else None, engine="cpsat")
     r.seconds = dl.elapsed()
     r.notes = notes + [f"bound {ub} not met: finished by branch and bound ({r.nodes} nodes)"]
+    r.bound = ub  # the root's bound, computed above; ``solve`` need not compute it again
     return r
