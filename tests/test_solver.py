@@ -170,9 +170,10 @@ def test_r30_r40_last_round_festival_hands_nothing(engine: str) -> None:
 
 
 def test_r27_bnb_follows_long_chains_of_free_moves() -> None:
-    """R27: every new place of a developer reached by a free move is a new state, so on a busy
-    end-game board the search nests far deeper than Python's default limit; the branch and
-    bound must raise the limit itself instead of failing with RecursionError."""
+    """R27: free moves cost no AP, so a line may hold many: on a busy end-game board the
+    search nests deeper than a caller's recursion limit may allow (a frame per action, dozens
+    of free moves of several developers); the branch and bound must raise the limit itself
+    instead of failing with RecursionError."""
     import sys
 
     from analysis.solver.bnb import solve_bnb
@@ -184,7 +185,7 @@ def test_r27_bnb_follows_long_chains_of_free_moves() -> None:
     while f is not None:
         depth, f = depth + 1, f.f_back
     old = sys.getrecursionlimit()
-    sys.setrecursionlimit(depth + 40)  # far less than the 80+ free moves the search chains in 3 s
+    sys.setrecursionlimit(depth + 20)  # less than the 30+ actions the search nests in 3 s
     try:
         r = solve_bnb(pz.state, time_limit=3.0)
     finally:

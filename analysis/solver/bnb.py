@@ -1,19 +1,19 @@
 """Branch and bound: a depth-first search over the turn with an admissible bound.
 
-Exact like the brute force, with three reductions that lose no line's outcome:
+Exact like the brute force, with reductions that lose no line's outcome:
 
 - the action token (R7) is spent first or never: it only adds 1 AP, and the R8 test already
   counts an unspent token, so moving it to the front keeps every line legal;
 - card draws (R36) go last, just before a festival: cards matter to nothing but festivals, and
   drawing later only leaves more AP for the earlier actions;
+- free moves (R27) come only just before an action they change (``freemoves.py``); with no AP
+  left nothing is searched after them;
 - a state reached again with no better score so far is not searched again (a transposition
-  table keyed on the full state; this also closes the cycles of 0-AP moves, R27).
+  table keyed on the full state and the free moves waiting for their action; this also closes
+  the cycles of 0-AP moves).
 
-Free moves (R27) chain: each new place of each developer is a new state, so a busy board can
-nest the search thousands of levels deep. Python frames calling Python frames use no C stack
-(3.11+), so the search raises the recursion limit rather than cut those chains: restricting
-them (one free move per developer between paid actions) made the transposition table merge
-fewer states and doubled the nodes of the slowest puzzles.
+The search may still nest deeper than Python's default limit (a frame per action), so it raises
+the limit; Python frames calling Python frames use no C stack (3.11+).
 
 A branch is cut when its score so far plus ``bound.upper_bound`` cannot beat the best line.
 """
@@ -35,6 +35,15 @@ from analysis.solver.common import (
     make_result,
     may_end,
     step_outcome,
+)
+from analysis.solver.freemoves import (
+    NONE,
+    Pending,
+    after_free_move,
+    free_reach,
+    interacts_after,
+    unsettled,
+    viable,
 )
 from core.actions import (
     Action,
@@ -111,41 +120,76 @@ class _BnB:
             self.best, self.line = incumbent
         self.nodes = 0
 
-    def search(self, s: GameState, acc: Outcome, path: list[Action]) -> None:
+    def search(self, s: GameState, acc: Outcome, path: list[Action], pending: Pending = NONE,
+               parent_ub: int | None = None) -> None:
         if self.deadline.over():  # a node costs a bound (milliseconds): check the clock each time
             return
-        key = self.key(s)
+        key = (self.key(s), pending)
         prev = self.seen.get(key)
         if prev is not None and prev >= acc:
             return
         self.seen[key] = acc
         self.nodes += 1
-        if may_end(s):
-            if acc > self.best:
-                self.best, self.line = acc, list(path)
-            if acc.points + _festival_cap(s) > self.best.points or (
-                    acc.points + _festival_cap(s) == self.best.points and acc[1:] > self.best[1:]):
-                for o, tail in leaf_options(s):
-                    if acc + o > self.best:
-                        self.best, self.line = acc + o, [*path, *tail]
-        ub = upper_bound(s)
+        owed = s.obligation_pending()
+        if not pending or owed:  # pending moves matter to nothing at the end (freemoves.py)
+            self._leaf(s, acc, path)
+        if s.turn.ap == 0:
+            return  # only free moves are left (entries and exits cost AP, R5, R26): no points
+        # After a free move the parent's bound still holds (this node's lines are some of its
+        # lines) and costs nothing; free moves change too little to make it much tighter.
+        ub = upper_bound(s) if parent_ub is None else parent_ub
         if acc.points + ub < self.best.points:
             return
-        if acc.points + ub == self.best.points and acc[1:] <= self.best[1:]:
-            return  # the rest can only spend AP or hand points: no better tie-break
+        if acc.points + ub == self.best.points:
+            # The rest can only spend AP or hand points; a tile still owed costs 1 AP (R8).
+            rest = Outcome(acc.points, acc.neg_handed, acc.neg_ap - (not may_end(s)), acc.neg_token)
+            if rest[1:] <= self.best[1:]:
+                return
         acts = [a for a in s.legal_actions() if not isinstance(a, (Token, Draw, End, Festival))]
         acts.sort(key=lambda a: _ORDER.get(type(a), 9))
+        free = free_reach(s) if pending else {}
+        waiting = {y for _, y in pending}
         for a in acts:
+            rest_p: Pending | None = NONE
+            if pending and isinstance(a, Move) and a.dst in free.get(a.src, ()):  # a free move
+                if a.src in waiting:
+                    continue  # its one free move from where it started is searched already
+            elif pending:  # any other action must change every waiting move
+                rest_p = unsettled(s, a, pending, owed)
+                if rest_p is None:
+                    continue
+            ap = s.turn.ap
             try:
                 gain = step_outcome(s, a)
             except IllegalAction:
                 continue
-            path.append(a)
             try:
-                self.search(s, acc + gain, path)
+                if isinstance(a, Move) and s.turn.ap == ap:
+                    nxt = after_free_move(pending, a.src, a.dst)
+                    if not viable(s, nxt):
+                        continue
+                else:
+                    nxt = NONE
+                    if rest_p and not interacts_after(s, a, rest_p, owed):
+                        continue
+                path.append(a)
+                try:
+                    self.search(s, acc + gain, path, nxt, ub if nxt else None)
+                finally:
+                    path.pop()
             finally:
-                path.pop()
                 s.pop()
+
+    def _leaf(self, s: GameState, acc: Outcome, path: list[Action]) -> None:
+        if not may_end(s):
+            return
+        if acc > self.best:
+            self.best, self.line = acc, list(path)
+        cap = acc.points + _festival_cap(s)
+        if cap > self.best.points or (cap == self.best.points and acc[1:] > self.best[1:]):
+            for o, tail in leaf_options(s):
+                if acc + o > self.best:
+                    self.best, self.line = acc + o, [*path, *tail]
 
 
 def solve_bnb(state: GameState, time_limit: float | None = None,

@@ -1,0 +1,75 @@
+"""Free moves (R27) in branch and bound (``analysis/solver/freemoves.py``): searched only just
+before an action they can change, and still exact."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from analysis.solver import solve
+from analysis.solver.freemoves import NONE, after_free_move
+from core.position import load_position
+from core.state import GameState
+from tests.helpers import H, put_dev
+from tests.test_solver import ENGINES, check, mini
+
+BUSY = os.path.join(os.path.dirname(__file__), "positions", "java-centre-turn-33.json")
+
+
+def busy(ap: int) -> GameState:
+    """Turn 33 of a four-player planner game on Java-Centre (60 tiles, 32 developers, 10
+    palaces): Red to move with ``ap`` AP and no token."""
+    s = load_position(BUSY)
+    s.turn.ap = ap
+    s.players[s.to_move].tokens = 0
+    return s
+
+
+def test_r27_pending_free_moves_wait_for_their_action() -> None:
+    """Each free move waits for an action it changes; a move onto the hex another one left
+    settles that one (it had to come first)."""
+    a, b, c, d = H("C3"), H("C4"), H("C5"), H("D4")
+    p = after_free_move(NONE, a, b)
+    assert p == {(a, b)}
+    assert after_free_move(p, c, d) == {(a, b), (c, d)}
+    assert after_free_move(p, d, a) == {(d, a)}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_r27_r38_a_free_step_onto_the_ring_before_the_closing_tile(engine: str) -> None:
+    """R27/R38: the mover's developer on C2 is off the ring of the pond D3, where the opponent
+    stands on D2 (level 1); stepping for free along the rice to C3 (level 2) wins the ring,
+    then the tile on E4 closes it for 3."""
+    s = mini(tiles=("D2r", "D4r", "C3r", "C3r", "C4r", "E3r", "C2r"))
+    put_dev(s, "C2", 0)
+    put_dev(s, "D2", 1)
+    assert check(s, engine) == (3, "move C2 C3; tile E4r")
+
+
+def test_r27_busy_board_free_moves_wait_for_an_action_they_change() -> None:
+    """R8/R27: on a busy Java-Centre board with 1 AP the tile is owed and nothing scores. The
+    search used to try every arrangement of Red's developers reachable by free moves (9457
+    states); now a free move comes only before an action it changes."""
+    r = solve(busy(1), "bnb")
+    assert r.optimal and r.best == 0 and r.ap_spent == 1
+    assert r.line[0].kind == "tile"
+    assert r.nodes < 500
+
+
+@pytest.mark.slow
+def test_r27_busy_board_two_ap_proved() -> None:
+    """With 2 AP on the busy board the bound allows 6 (a palace and its festival, R29, R34);
+    the search proves 3 is the most: the tile that grows the city E13, then its palace of 6
+    (the festival would need draws, R36, that 2 AP cannot pay for)."""
+    r = solve(busy(2), "bnb", time_limit=120)
+    assert r.optimal and r.best == 3
+    assert [a.kind for a in r.line] == ["tile", "palace"]
+
+
+@pytest.mark.slow
+def test_r27_busy_board_agrees_with_brute_force() -> None:
+    """The reduction loses nothing: 1 AP on the busy board, branch and bound against the brute
+    force over every legal sequence, free moves included."""
+    a, b = solve(busy(1), "bnb"), solve(busy(1), "brute")
+    assert (a.best, a.handed, a.ap_spent) == (b.best, b.handed, b.ap_spent)
