@@ -53,6 +53,29 @@ def test_r15_r30_a_tile_joins_his_developer_to_the_city_for_a_festival() -> None
     assert "festival" in ref.line_text and upper_bound(s) >= 11
 
 
+def test_r32_r34_an_opponent_next_to_the_palace_spoils_the_festival() -> None:
+    """R25/R28/R32/R34: the mover holds the city C4 (level 2 against 1) and enlarges its
+    palace to 4 with his 1 AP (2 points). The opponent stands on C5, next to the palace: no
+    tile may cover his hex or the palace (R11), so he is in the city whatever happens. With
+    cards worth 3 against the mover's 1 and no AP left to draw (R36), he could join any
+    festival: the bound leaves it out (it used to count 2 more). With weak cards he cannot
+    join, and the bound and the best line both hold it."""
+    from tests.helpers import put_dev, put_palace
+    from tests.test_solver import mini, set_cards
+
+    s = mini(tiles=("C3v", "C3v", "C4v", "C5v", "D4v"))
+    put_palace(s, "C4", 2)
+    put_dev(s, "C3", 0)
+    put_dev(s, "C5", 1)
+    set_cards(s, "D", [["D", "M"], ["D", "DM", "DP"]])
+    assert solve_brute(s).best == 2
+    assert upper_bound(s) == 2
+    set_cards(s, "D", [["D", "M"], ["M", "P"]])
+    ref = solve_brute(s)
+    assert ref.best == 4 and "festival" in ref.line_text
+    assert upper_bound(s) == 4
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_bound_is_admissible(seed: int) -> None:
     check(seed, 2 if seed % 8 == 0 else 1)

@@ -385,27 +385,36 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
 
     best = events(ap)
     if festivals:
-        for cost, pts in _festival_options(s, ap, view):
+        cities, built = _festival_options(s, ap, view)
+        for cost, pts in cities:
             best = max(best, events(ap - cost) + pts)
+        for cards, eligible in built.items():
+            best = max(best, _event_bound(s, ap - cards, view, eligible))
     return best
 
 
-def _event_bound(s: GameState, ap: int, view: Callable[[int], _View] | None = None) -> int:
+def _event_bound(s: GameState, ap: int, view: Callable[[int], _View] | None = None,
+                 festival: dict[int, int] | None = None) -> int:
     """Most points from palace and pond events with ``ap`` AP (no tile is counted as owed:
-    R8 lapses when the AP run out, so spending them all elsewhere is legal)."""
+    R8 lapses when the AP run out, so spending them all elsewhere is legal). With
+    ``festival`` (group -> most a festival there may give), also one festival on a palace the
+    chosen events build or enlarge: half its value (R34), no more than that palace scored
+    when it changed (R29), so no more than its option's points."""
     if ap <= 0:
         return 0
     v = _View(s, ap) if view is None else view(ap)
-    # Palace side: (palace actions, growth tiles, paid arrivals) -> points.
-    pal: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
-    for _, opts in _palace_events(v):
+    # Palace side: (palace actions, growth tiles, paid arrivals, festival) -> points.
+    pal: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
+    for gi, opts in _palace_events(v):
+        cap = 0 if festival is None else festival.get(gi, 0)
         nxt = dict(pal)
-        for (p, k, e), pts in pal.items():
+        for (p, k, e, f), pts in pal.items():
             for op, ok, oe, opts_pts in opts:
-                key = (p + op, k + ok, e + oe)
-                if sum(key) <= ap and nxt.get(key, -1) < pts + opts_pts:
+                key = (p + op, k + ok, e + oe, max(f, min(cap, opts_pts)))
+                if sum(key[:3]) <= ap and nxt.get(key, -1) < pts + opts_pts:
                     nxt[key] = pts + opts_pts
         pal = nxt
+    pal = {k: pts + k[3] for k, pts in pal.items()}
     # Pond side: (tiles, irrigations, tiles with bridges, paid arrival) -> points; clusters add
     # their tiles.
     pond: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
@@ -419,7 +428,7 @@ def _event_bound(s: GameState, ap: int, view: Callable[[int], _View] | None = No
                     grown[key4] = pts + cp
         pond = grown
     best = 0
-    palace_options = pareto([(*k, p) for k, p in pal.items()])
+    palace_options = pareto([(*k[:3], p) for k, p in pal.items()])
     pond_options = pareto([(*k, p) for k, p in pond.items()])
     for (p, k, e, pp), (t, i, b, a, qp) in product(palace_options, pond_options):
         if max(k, t, b) > v.land_tiles:
@@ -430,40 +439,62 @@ def _event_bound(s: GameState, ap: int, view: Callable[[int], _View] | None = No
 
 
 def _festival_options(s: GameState, ap: int, view: Callable[[int], _View] | None = None
-                      ) -> list[tuple[int, int]]:
-    """(AP, points) of festivals the mover might hold alone at the end of the turn (R30–R34):
-    a city without a festival since it last changed, or a palace this turn builds or enlarges;
-    he needs a developer there (one already there or joined by a tile, else a paid arrival, 1 AP
-    at least) and a matching card (else a
-    draw, 1 AP, R36). A city is left out when he has no land tile to change it with and an
-    opponent there could join in any case: a festival with a partner is not the mover's alone."""
+                      ) -> tuple[list[tuple[int, int]], dict[int, dict[int, int]]]:
+    """Festivals the mover might hold alone at the end of the turn (R30–R34): (AP, points) in a
+    city without a festival since it last changed; and for a palace this turn builds or
+    enlarges, per AP for cards, the most a festival may give in each group
+    (``_event_bound``). He needs a developer there (one already there or joined by a tile,
+    else a paid arrival, 1 AP at least) and cards: the solver counts a festival only when no
+    opponent there can join (R32: cards worth at least the opening bid), so he needs more worth
+    than each opponent who is sure to be there, with draws (1 AP each, R36) where his hand
+    falls short."""
     from analysis.solver.common import festival_live
     from core.festival import card_worth
 
     if not festival_live() or s.face_up is None:
-        return []  # no face-up card: nothing matches (R31), and it is never replaced (R36)
+        return [], {}  # no face-up card: nothing matches (R31), and it is never replaced (R36)
     me = s.to_move
     hand = s.players[me].hand
-    draws = 2 - s.turn.cards_drawn
-    card = 0 if any(card_worth(c, s.face_up) for c in hand) else (1 if draws > 0 else 99)
-    faces = [s.face_up, *s.deck[:draws]] if len(s.deck) >= draws else None
+    draws = min(2 - s.turn.cards_drawn, ap)
     fixed = s.players[me].doubles + s.players[me].rice + s.players[me].villages + s.triples == 0
     g = s.groups()
     out: list[tuple[int, int]] = []
 
-    def partners(members: list[int]) -> bool:
-        """An opponent there could join whatever face-up card the draws turn up and however
-        much the mover opens with (R32: joining needs cards worth the highest bid): his own
-        cards and up to two drawn ones, worth 2 at most each."""
-        devs = {s.dev[h] for h in members if s.dev[h] >= 0} - {me}
-        if not fixed or faces is None:
-            return False
+    def worth(cards: list[str], f: str | None) -> int:
+        return sum(card_worth(c, f) for c in cards)
 
-        def worth(cards: list[str], f: str | None) -> int:
-            return sum(card_worth(c, f) for c in cards)
+    def cards_ap(opps: set[int]) -> int | None:
+        """Fewest draws after which his best opening could beat every one of ``opps`` (each
+        drawn card is worth 2 at most; a draw of the face-up card turns up the next one)."""
+        for d in range(draws + 1):
+            if len(s.deck) < d:
+                return d  # a reshuffle: the faces are unknown
+            for f in [s.face_up, *s.deck[:d]]:
+                top = worth(hand, f) + 2 * d
+                if top >= 1 and all(worth(s.players[o].hand, f) < top for o in opps):
+                    return d
+        return None
 
-        return any(all(worth(s.players[o].hand, f) >= worth(hand, f) + 2 * draws for f in faces)
-                   for o in devs)
+    def sure(gi: int) -> set[int]:
+        """Opponents whose developers stay in the group whatever he does: all of them when he
+        has no land tile; else those tied to the palace through hexes no tile may cover
+        (palaces and opponents' developers, R11)."""
+        members = g.members[gi]
+        if fixed:
+            return {s.dev[h] for h in members if s.dev[h] >= 0} - {me}
+        ph = g.palace[gi]
+        if ph < 0:
+            return set()
+        seen, stack, found = {ph}, [ph], set()
+        while stack:
+            h = stack.pop()
+            for n in s.map.nbrs[h]:
+                if n not in seen and g.label[n] == gi and (s.palace[n] or (s.dev[n] >= 0 and s.dev[n] != me)):
+                    seen.add(n)
+                    stack.append(n)
+                    if not s.palace[n]:
+                        found.add(s.dev[n])
+        return found
 
     if view is None:
         def view(a: int) -> _View:
@@ -471,22 +502,23 @@ def _festival_options(s: GameState, ap: int, view: Callable[[int], _View] | None
     v = view(ap + 1)  # links over ap tiles: the festival itself costs no AP
     for gi, members in enumerate(g.members):
         ph = g.palace[gi]
-        if ph < 0 or s.fest[ph] or partners(members):
+        if ph < 0 or s.fest[ph]:
+            continue
+        need = cards_ap(sure(gi))
+        if need is None:
             continue
         # His developer is there, or a tile (which may serve another event too) joins a group
         # of his to the city (R15 allows a city to take in villages), or a paid arrival.
         joined = v.land_tiles > 0 and any(v.mine[o] for o in v.link[gi])
-        cost = (0 if v.mine[gi] or joined else 1) + card
+        cost = (0 if v.mine[gi] or joined else 1) + need
         if cost <= ap:
             out.append((cost, s.palace[ph] // 2))
-    if ap >= 1 and card <= ap:
-        for gi, opts in _palace_events(view(ap)):
-            if gi < 0 or not partners(g.members[gi]):
-                # One festival, in one city: at most half the highest value (R34), even where
-                # the option counts several palaces of a split group (R23).
-                top = min(max((pts for *_, pts in opts), default=0), v.cap // 2)
-                if top:
-                    out.append((card, top))
-    return out
-
-
+    # One festival, in one city: at most half the highest value (R34), even where the option
+    # counts several palaces of a split group (R23).
+    built: dict[int, dict[int, int]] = {}
+    for gi, _ in _palace_events(view(ap)):
+        need = cards_ap(sure(gi) if gi >= 0 else set())
+        if need is not None and 1 <= ap - need:
+            for d in range(need, draws + 1):
+                built.setdefault(d, {})[gi] = v.cap // 2
+    return out, built
