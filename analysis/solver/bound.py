@@ -36,10 +36,12 @@ check it against the brute force. The bound relaxes the turn into *events* and a
   ``palace actions + max(growth tiles, pond tiles, bridges) + irrigations and overhangs +
   max(paid arrivals into groups, 1 if a ring needs one)``.
 - **festival** (R30–R34): half the value of a city without a festival since it last changed, or
-  of a palace this turn could build or enlarge (one palace: 5 at most, even where the option
-  counts several palaces of a split group), with a face-up card to match (drawing one costs
-  1 AP, R36) and a developer of his there (else a paid arrival); left out when, with no tile to
-  change the city, every opponent there could join.
+  of a palace the chosen events build or enlarge within the same AP (one palace: 5 at most,
+  even where the option counts several palaces of a split group), with a developer of his
+  there (else a paid arrival) and cards worth more than those of every opponent sure to stay
+  in the city (all of them when he has no land tile; else those tied to the palace through
+  hexes no tile may cover, R11): the solver counts a festival only when nobody can join
+  (R32); each card drawn to get there costs 1 AP (R36) and is worth 2 at most.
 """
 
 from __future__ import annotations
