@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import product
+from typing import cast
 
 from analysis.solver.bound_ponds import cluster_table, clusters, pareto, pond_items
 from core.legality import PALACE_VALUES
@@ -374,6 +375,7 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
         ap = s.turn.ap
     by_ap: dict[int, int] = {}
     views: dict[int, _View] = {}
+    memo: dict[object, object] = {}
 
     def view(a: int) -> _View:
         if a not in views:
@@ -382,32 +384,43 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
 
     def events(a: int) -> int:
         if a not in by_ap:
-            by_ap[a] = _event_bound(s, a, view)
+            by_ap[a] = _event_bound(s, a, view, memo=memo)
         return by_ap[a]
 
     best = events(ap)
     if festivals:
-        cities, built = _festival_options(s, ap, view)
+        cities, built = _festival_options(s, ap, view, memo)
         for cost, pts in cities:
             best = max(best, events(ap - cost) + pts)
         for cards, eligible in built.items():
-            best = max(best, _event_bound(s, ap - cards, view, eligible))
+            best = max(best, _event_bound(s, ap - cards, view, eligible, memo))
     return best
 
 
 def _event_bound(s: GameState, ap: int, view: Callable[[int], _View] | None = None,
-                 festival: dict[int, int] | None = None) -> int:
+                 festival: dict[int, int] | None = None, memo: dict[object, object] | None = None
+                 ) -> int:
     """Most points from palace and pond events with ``ap`` AP (no tile is counted as owed:
     R8 lapses when the AP run out, so spending them all elsewhere is legal). With
     ``festival`` (group -> most a festival there may give), also one festival on a palace the
     chosen events build or enlarge: half its value (R34), no more than that palace scored
-    when it changed (R29), so no more than its option's points."""
+    when it changed (R29), so no more than its option's points. ``memo`` keeps the palace
+    events and the pond options of each AP for the next call (they do not depend on the
+    festival)."""
     if ap <= 0:
         return 0
     v = _View(s, ap) if view is None else view(ap)
+    if memo is None:
+        memo = {}
+    if ("palace", ap) not in memo:
+        memo["palace", ap] = _palace_events(v)
+    if ("pond", ap) not in memo:
+        memo["pond", ap] = _pond_options(s, ap)
+    events = cast(list[tuple[int, list[tuple[int, ...]]]], memo["palace", ap])
+    pond_options = cast(list[tuple[int, ...]], memo["pond", ap])
     # Palace side: (palace actions, growth tiles, paid arrivals, festival) -> points.
     pal: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
-    for gi, opts in _palace_events(v):
+    for gi, opts in events:
         cap = 0 if festival is None else festival.get(gi, 0)
         nxt = dict(pal)
         for (p, k, e, f), pts in pal.items():
@@ -417,8 +430,19 @@ def _event_bound(s: GameState, ap: int, view: Callable[[int], _View] | None = No
                     nxt[key] = pts + opts_pts
         pal = nxt
     pal = {k: pts + k[3] for k, pts in pal.items()}
-    # Pond side: (tiles, irrigations, tiles with bridges, paid arrival) -> points; clusters add
-    # their tiles.
+    best = 0
+    palace_options = pareto([(*k[:3], p) for k, p in pal.items()])
+    for (p, k, e, pp), (t, i, b, a, qp) in product(palace_options, pond_options):
+        if max(k, t, b) > v.land_tiles:
+            continue  # R10: no more tiles than his supply and the shared one hold
+        if p + max(k, t, b) + i + max(e, a) <= ap:
+            best = max(best, pp + qp)
+    return best
+
+
+def _pond_options(s: GameState, ap: int) -> list[tuple[int, ...]]:
+    """Pond side: (tiles, irrigations, tiles with bridges, paid arrival, points); clusters add
+    their tiles."""
     pond: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
     for cluster in clusters(pond_items(s, ap), s):
         table = cluster_table(cluster, ap, s)
@@ -429,18 +453,11 @@ def _event_bound(s: GameState, ap: int, view: Callable[[int], _View] | None = No
                 if max(key4[0], key4[2]) + key4[1] + key4[3] <= ap and grown.get(key4, -1) < pts + cp:
                     grown[key4] = pts + cp
         pond = grown
-    best = 0
-    palace_options = pareto([(*k[:3], p) for k, p in pal.items()])
-    pond_options = pareto([(*k, p) for k, p in pond.items()])
-    for (p, k, e, pp), (t, i, b, a, qp) in product(palace_options, pond_options):
-        if max(k, t, b) > v.land_tiles:
-            continue  # R10: no more tiles than his supply and the shared one hold
-        if p + max(k, t, b) + i + max(e, a) <= ap:
-            best = max(best, pp + qp)
-    return best
+    return pareto([(*k, p) for k, p in pond.items()])
 
 
-def _festival_options(s: GameState, ap: int, view: Callable[[int], _View] | None = None
+def _festival_options(s: GameState, ap: int, view: Callable[[int], _View] | None = None,
+                      memo: dict[object, object] | None = None
                       ) -> tuple[list[tuple[int, int]], dict[int, dict[int, int]]]:
     """Festivals the mover might hold alone at the end of the turn (R30–R34): (AP, points) in a
     city without a festival since it last changed; and for a palace this turn builds or
@@ -517,10 +534,15 @@ def _festival_options(s: GameState, ap: int, view: Callable[[int], _View] | None
             out.append((cost, s.palace[ph] // 2))
     # One festival, in one city: at most half the highest value (R34), even where the option
     # counts several palaces of a split group (R23).
+    # Per number of draws, the groups whose festival needs no more (fewer AP for more groups;
+    # a number no group needs exactly adds none).
+    if memo is None:
+        memo = {}
+    if ("palace", ap) not in memo:
+        memo["palace", ap] = _palace_events(view(ap))
+    events = cast(list[tuple[int, list[tuple[int, ...]]]], memo["palace", ap])
+    needs = {gi: cards_ap(sure(gi) if gi >= 0 else set()) for gi, _ in events}
     built: dict[int, dict[int, int]] = {}
-    for gi, _ in _palace_events(view(ap)):
-        need = cards_ap(sure(gi) if gi >= 0 else set())
-        if need is not None and 1 <= ap - need:
-            for d in range(need, draws + 1):
-                built.setdefault(d, {})[gi] = v.cap // 2
+    for d in sorted({n for n in needs.values() if n is not None and n < ap}):
+        built[d] = {gi: v.cap // 2 for gi, n in needs.items() if n is not None and n <= d}
     return out, built
