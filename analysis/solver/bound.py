@@ -48,7 +48,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import product
-from typing import cast
 
 from analysis.solver.bound_ponds import cluster_table, clusters, pareto, pond_items
 from core.legality import PALACE_VALUES
@@ -88,9 +87,23 @@ class _View:
         self.link = self._links()
         self._flat: dict[int, int] = {}
         self._around: dict[int, list[int]] = {}
+        self._events: list[tuple[int, list[tuple[int, ...]]]] | None = None
+        self._ponds: list[tuple[int, ...]] | None = None
         # the highest hex of the group a developer of his may stand on (no palace, no opponent)
         self.free_top = [max((s.level[h] for h in m if not s.palace[h] and s.dev[h] in (-1, self.me)),
                              default=0) for m in self.g.members]
+
+    def events(self) -> list[tuple[int, list[tuple[int, ...]]]]:
+        """``_palace_events`` with this view's AP (cached: the festivals ask again)."""
+        if self._events is None:
+            self._events = _palace_events(self)
+        return self._events
+
+    def ponds(self) -> list[tuple[int, ...]]:
+        """``_pond_options`` with this view's AP (cached)."""
+        if self._ponds is None:
+            self._ponds = _pond_options(self.s, self.ap)
+        return self._ponds
 
     def flat(self, h: int) -> int:
         """A level that ``k`` tiles raise hex ``h`` to at most ``k`` above: its level if a tile
@@ -375,7 +388,6 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
         ap = s.turn.ap
     by_ap: dict[int, int] = {}
     views: dict[int, _View] = {}
-    memo: dict[object, object] = {}
 
     def view(a: int) -> _View:
         if a not in views:
@@ -384,40 +396,30 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
 
     def events(a: int) -> int:
         if a not in by_ap:
-            by_ap[a] = _event_bound(s, a, view, memo=memo)
+            by_ap[a] = _event_bound(s, a, view)
         return by_ap[a]
 
     best = events(ap)
     if festivals:
-        cities, built = _festival_options(s, ap, view, memo)
+        cities, built = _festival_options(s, ap, view)
         for cost, pts in cities:
             best = max(best, events(ap - cost) + pts)
         for cards, eligible in built.items():
-            best = max(best, _event_bound(s, ap - cards, view, eligible, memo))
+            best = max(best, _event_bound(s, ap - cards, view, eligible))
     return best
 
 
 def _event_bound(s: GameState, ap: int, view: Callable[[int], _View] | None = None,
-                 festival: dict[int, int] | None = None, memo: dict[object, object] | None = None
-                 ) -> int:
+                 festival: dict[int, int] | None = None) -> int:
     """Most points from palace and pond events with ``ap`` AP (no tile is counted as owed:
     R8 lapses when the AP run out, so spending them all elsewhere is legal). With
     ``festival`` (group -> most a festival there may give), also one festival on a palace the
     chosen events build or enlarge: half its value (R34), no more than that palace scored
-    when it changed (R29), so no more than its option's points. ``memo`` keeps the palace
-    events and the pond options of each AP for the next call (they do not depend on the
-    festival)."""
+    when it changed (R29), so no more than its option's points."""
     if ap <= 0:
         return 0
     v = _View(s, ap) if view is None else view(ap)
-    if memo is None:
-        memo = {}
-    if ("palace", ap) not in memo:
-        memo["palace", ap] = _palace_events(v)
-    if ("pond", ap) not in memo:
-        memo["pond", ap] = _pond_options(s, ap)
-    events = cast(list[tuple[int, list[tuple[int, ...]]]], memo["palace", ap])
-    pond_options = cast(list[tuple[int, ...]], memo["pond", ap])
+    events, pond_options = v.events(), v.ponds()
     # Palace side: (palace actions, growth tiles, paid arrivals, festival) -> points.
     pal: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
     for gi, opts in events:
@@ -456,8 +458,7 @@ def _pond_options(s: GameState, ap: int) -> list[tuple[int, ...]]:
     return pareto([(*k, p) for k, p in pond.items()])
 
 
-def _festival_options(s: GameState, ap: int, view: Callable[[int], _View] | None = None,
-                      memo: dict[object, object] | None = None
+def _festival_options(s: GameState, ap: int, view: Callable[[int], _View] | None = None
                       ) -> tuple[list[tuple[int, int]], dict[int, dict[int, int]]]:
     """Festivals the mover might hold alone at the end of the turn (R30–R34): (AP, points) in a
     city without a festival since it last changed; and for a palace this turn builds or
@@ -536,12 +537,7 @@ def _festival_options(s: GameState, ap: int, view: Callable[[int], _View] | None
     # counts several palaces of a split group (R23).
     # Per number of draws, the groups whose festival needs no more (fewer AP for more groups;
     # a number no group needs exactly adds none).
-    if memo is None:
-        memo = {}
-    if ("palace", ap) not in memo:
-        memo["palace", ap] = _palace_events(view(ap))
-    events = cast(list[tuple[int, list[tuple[int, ...]]]], memo["palace", ap])
-    needs = {gi: cards_ap(sure(gi) if gi >= 0 else set()) for gi, _ in events}
+    needs = {gi: cards_ap(sure(gi) if gi >= 0 else set()) for gi, _ in view(ap).events()}
     built: dict[int, dict[int, int]] = {}
     for d in sorted({n for n in needs.values() if n is not None and n < ap}):
         built[d] = {gi: v.cap // 2 for gi, n in needs.items() if n is not None and n <= d}
