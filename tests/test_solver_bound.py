@@ -76,6 +76,26 @@ def test_r32_r34_an_opponent_next_to_the_palace_spoils_the_festival() -> None:
     assert upper_bound(s) == 4
 
 
+def test_r15_r23_one_tile_cuts_a_city_and_joins_the_part_to_another_city() -> None:
+    """R15/R23/R28/R29: the mover's city B4 (palace 4, four hexes) and the city E2 (palace 2,
+    E2–E6) both touch D4. A village there would join two cities (R15), unless the same
+    two-space tile covers E4 with rice: that cuts E5–E6 off the palace E2, a village again
+    (R23), which the village hex on D4 joins to his city, seven hexes: he enlarges to 6 (3
+    points with 2 AP). The bound used to leave parts of other cities out of a city's growth
+    and gave 2."""
+    from tests.helpers import put_dev, put_palace
+    from tests.test_solver import mini
+
+    s = mini(ap=2, tiles=("E3v D2r", "E2v", "E4v", "E5v", "E6v", "B4v", "B5v", "C5v", "C6v", "C3r", "C4r", "D4r"))
+    s.turn.tile_placed = False
+    put_palace(s, "E2", 2)
+    put_palace(s, "B4", 4)
+    put_dev(s, "B5", 0)
+    ref = solve_brute(s)
+    assert ref.best == 3 and ref.line_text == "tile D4v E4r; palace B4 6"
+    assert upper_bound(s) >= 3
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_bound_is_admissible(seed: int) -> None:
     check(seed, 2 if seed % 8 == 0 else 1)

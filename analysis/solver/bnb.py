@@ -121,7 +121,7 @@ class _BnB:
         self.nodes = 0
 
     def search(self, s: GameState, acc: Outcome, path: list[Action], pending: Pending = NONE,
-               parent_ub: int | None = None) -> None:
+               parent_ub: int | None = None, fresh: bool = True) -> None:
         if self.deadline.over():  # a node costs a bound (milliseconds): check the clock each time
             return
         key = (self.key(s), pending)
@@ -135,16 +135,15 @@ class _BnB:
             self._leaf(s, acc, path)
         if s.turn.ap == 0:
             return  # only free moves are left (entries and exits cost AP, R5, R26): no points
-        # After a free move the parent's bound still holds (this node's lines are some of its
-        # lines) and costs nothing; free moves change too little to make it much tighter.
-        ub = upper_bound(s) if parent_ub is None else parent_ub
-        if acc.points + ub < self.best.points:
+        # The parent's bound less the points of the step still holds here (this node's lines
+        # are some of the parent's) and costs nothing: the node's own bound is worked out only
+        # where that one cuts nothing, and not after a free move, which changes too little to
+        # make it much tighter.
+        ub = parent_ub
+        if ub is None or (fresh and not self._cut(s, acc, ub)):
+            ub = upper_bound(s) if ub is None else min(ub, upper_bound(s))
+        if self._cut(s, acc, ub):
             return
-        if acc.points + ub == self.best.points:
-            # The rest can only spend AP or hand points; a tile still owed costs 1 AP (R8).
-            rest = Outcome(acc.points, acc.neg_handed, acc.neg_ap - (not may_end(s)), acc.neg_token)
-            if rest[1:] <= self.best[1:]:
-                return
         acts = [a for a in s.legal_actions() if not isinstance(a, (Token, Draw, End, Festival))]
         acts.sort(key=lambda a: _ORDER.get(type(a), 9))
         free = free_reach(s) if pending else {}
@@ -174,11 +173,21 @@ class _BnB:
                         continue
                 path.append(a)
                 try:
-                    self.search(s, acc + gain, path, nxt, ub if nxt else None)
+                    self.search(s, acc + gain, path, nxt, ub - gain.points, fresh=not nxt)
                 finally:
                     path.pop()
             finally:
                 s.pop()
+
+    def _cut(self, s: GameState, acc: Outcome, ub: int) -> bool:
+        """Whether no line on from here, scoring ``ub`` more at most, can beat the best line."""
+        if acc.points + ub < self.best.points:
+            return True
+        if acc.points + ub == self.best.points:
+            # The rest can only spend AP or hand points; a tile still owed costs 1 AP (R8).
+            rest = Outcome(acc.points, acc.neg_handed, acc.neg_ap - (not may_end(s)), acc.neg_token)
+            return rest[1:] <= self.best[1:]
+        return False
 
     def _leaf(self, s: GameState, acc: Outcome, path: list[Action]) -> None:
         if not may_end(s):

@@ -47,7 +47,7 @@ check it against the brute force. The bound relaxes the turn into *events* and a
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import product
+from itertools import combinations, product
 
 from analysis.solver.bound_ponds import cluster_table, clusters, pareto, pond_items
 from core.legality import PALACE_VALUES
@@ -67,6 +67,7 @@ class _View:
         self.count = [0] * n  # how many
         self.opp_top = [0] * n  # highest level of an opponent's developer there (0: none)
         self.opp_key: list[tuple[int, ...]] = [()] * n  # the best opponent's rank key (R24)
+        self.opp_levels: list[dict[int, list[int]]] = [{}] * n  # opponent -> his levels there
         for gi, members in enumerate(self.g.members):
             keys: dict[int, list[int]] = {}
             for h in members:
@@ -78,6 +79,7 @@ class _View:
                     self.opp_top[gi] = max(self.opp_top[gi], s.level[h])
                     keys.setdefault(d, []).append(s.level[h])
             self.opp_key[gi] = max((tuple(sorted(k, reverse=True)) for k in keys.values()), default=())
+            self.opp_levels[gi] = keys
         top = max((v for v in PALACE_VALUES if s.palace_supply[v] > 0), default=0)
         self.cap = top
         p = s.players[self.me]
@@ -87,11 +89,15 @@ class _View:
         self.link = self._links()
         self._flat: dict[int, int] = {}
         self._around: dict[int, list[int]] = {}
+        self._parts: dict[int, list[tuple[list[int], int, set[int]]]] = {}
+        self._split: dict[int, list[int]] = {}
+        self.growths: dict[tuple[int, bool], list[tuple[int, Comps, list[int]]]] = {}  # _one_tile_growths
         self._events: list[tuple[int, list[tuple[int, ...]]]] | None = None
         self._ponds: list[tuple[int, ...]] | None = None
         # the highest hex of the group a developer of his may stand on (no palace, no opponent)
-        self.free_top = [max((s.level[h] for h in m if not s.palace[h] and s.dev[h] in (-1, self.me)),
-                             default=0) for m in self.g.members]
+        self.free_levels = [sorted((s.level[h] for h in m if not s.palace[h] and s.dev[h] in (-1, self.me)),
+                                   reverse=True) for m in self.g.members]
+        self.free_top = [f[0] if f else 0 for f in self.free_levels]
 
     def events(self) -> list[tuple[int, list[tuple[int, ...]]]]:
         """``_palace_events`` with this view's AP (cached: the festivals ask again)."""
@@ -104,6 +110,59 @@ class _View:
         if self._ponds is None:
             self._ponds = _pond_options(self.s, self.ap)
         return self._ponds
+
+    def parts(self, gi: int) -> list[tuple[list[int], int, set[int]]]:
+        """The free parts of group ``gi``: its hexes without palace or opponent's developer,
+        split where those block the way (R27): (levels, highest first; his developers there;
+        hexes). Cached."""
+        got = self._parts.get(gi)
+        if got is None:
+            s, me = self.s, self.me
+            free = {h for h in self.g.members[gi] if not s.palace[h] and s.dev[h] in (-1, me)}
+            got = []
+            while free:
+                stack = [free.pop()]
+                hexes = set(stack)
+                while stack:
+                    for n in s.map.nbrs[stack.pop()]:
+                        if n in free:
+                            free.discard(n)
+                            hexes.add(n)
+                            stack.append(n)
+                got.append((sorted((s.level[h] for h in hexes), reverse=True),
+                            sum(1 for h in hexes if s.dev[h] == me), hexes))
+            self._parts[gi] = got
+        return got
+
+    def split(self, gi: int, cuts: int) -> int:
+        """Most hexes of city ``gi`` one part cut off its palace may hold, when at most
+        ``cuts`` of its hexes are covered (R23; a cover needs no developer there, R11, though
+        his own may step aside, and no palace): exact for one or two covered hexes, else
+        every hex but the palace and the covered ones. A village: its size."""
+        g, s = self.g, self.s
+        members, ph = g.members[gi], g.palace[gi]
+        if ph < 0:
+            return len(members)
+        got = self._split.get(gi)
+        if got is None:
+            coverable = [h for h in members if not s.palace[h] and s.dev[h] in (-1, self.me)]
+            inside = set(members)
+            best = [0, 0, 0]
+            for c in (1, 2):
+                for cut in combinations(coverable, c):
+                    left = inside - set(cut)
+                    seen = {ph}
+                    stack = [ph]
+                    while stack:
+                        for n in s.map.nbrs[stack.pop()]:
+                            if n in left and n not in seen:
+                                seen.add(n)
+                                stack.append(n)
+                    best[c] = max(best[c], _largest_part(left - seen, s.map.nbrs))
+            got = self._split[gi] = best
+        if cuts <= 2:
+            return max(got[1:cuts + 1], default=0)
+        return max(got[1], got[2], len(members) - 1 - 3)
 
     def flat(self, h: int) -> int:
         """A level that ``k`` tiles raise hex ``h`` to at most ``k`` above: its level if a tile
@@ -238,6 +297,22 @@ class _View:
 _CUBE: dict[int, tuple[int, int, int]] = {}  # hex id -> cube coordinates (ids are map-free)
 
 
+def _largest_part(hexes: set[int], nbrs: Sequence[Sequence[int]]) -> int:
+    """Size of the largest edge-connected part of ``hexes``."""
+    left, best = set(hexes), 0
+    while left:
+        stack = [left.pop()]
+        size = 1
+        while stack:
+            for n in nbrs[stack.pop()]:
+                if n in left:
+                    left.discard(n)
+                    size += 1
+                    stack.append(n)
+        best = max(best, size)
+    return best
+
+
 def _set_distance(a: Sequence[tuple[int, int, int]], b: Sequence[tuple[int, int, int]], limit: int) -> int:
     best = limit + 1
     for q1, r1, s1 in a:
@@ -259,18 +334,189 @@ def _devs_to_beat(level: int, key: tuple[int, ...]) -> int | None:
     return sum(1 for x in key if x == level) + 1
 
 
-def _one_tile_growth(v: _View, gi: int) -> int:
-    """The largest group one new village hex next to group ``gi`` can make (R15 ignored: an
-    over-estimate)."""
+def _beaten(level: int, devs: int, key: tuple[int, ...]) -> bool:
+    """Whether ``devs`` developers at ``level`` at most may out-rank ``key`` (R24, R25)."""
+    need = _devs_to_beat(level, key)
+    return need is not None and need <= devs
+
+
+def _reach(v: _View, gi: int, k: int, near: dict[int, int]) -> int:
+    """Highest level a developer of his may stand on in group ``gi`` after ``k`` tiles (R12,
+    R24), where it may join the villages ``near``: a free hex of these groups, or a hex ``d``
+    away from them, which the group reaches only through ``d − 1`` new village hexes (one per
+    tile, R10) before its own, so at most ``k − d + 1`` tiles raise it above ``flat``."""
+    groups = [gi, *near]
+    top = max(v.free_top[o] for o in groups)
+    for d in range(k + 1):
+        top = max(top, max(v.around(o)[d] for o in groups) + k - max(d, 1) + 1)
+    return top
+
+
+Comps = list[tuple[list[int], int]]  # free parts of groups: (levels, highest first; his developers)
+
+
+def _key(comps: Comps, paid: int) -> tuple[int, ...]:
+    """Highest rank key he may have (R24) over free parts ``comps``: his developers climb for
+    free inside their own part (R27: one terrain, never over an opponent or a palace); each
+    paid action (an arrival, or a paid move across) adds one more level from the rest. A sorted
+    superset is a greater key, so a paid move counts like an arrival."""
+    base: list[int] = []
+    rest: list[int] = []
+    for levels, mine in comps:
+        base += levels[:mine]
+        rest += levels[mine:]
+    rest.sort(reverse=True)
+    return tuple(sorted(base + rest[:paid], reverse=True))
+
+
+def _one_tile_growths(v: _View, gi: int, cities: bool) -> list[tuple[int, Comps, list[int]]]:
+    """What one land tile may do for group ``gi`` (R10–R15): (hexes it adds, free parts, groups
+    it joins). Its village hex either raises a free hex of the group by one (no growth), or
+    lands next to the group on a hex it may lie flat on, joins the groups next to that hex
+    (of a city, only a part cut off its palace: ``_joined_size``; without ``cities``, a hex next
+    to a city is left out) and links the free parts it touches."""
+    got = v.growths.get((gi, cities))
+    if got is not None:
+        return got
     s, g = v.s, v.g
-    members = set(g.members[gi])
-    best = len(members)
-    for h in {n for m in members for n in s.map.nbrs[m]} - members:
-        if s.dev[h] >= 0 or s.palace[h] or s.irrigated[h]:
+    members = g.members[gi]
+    parts = v.parts(gi)
+    out: list[tuple[int, Comps, list[int]]] = [(0, [(lv, c) for lv, c, _ in parts], [])]
+    for i, (levels, mine, hexes) in enumerate(parts):
+        for lv in sorted({s.level[h] for h in hexes if v.flat(h) == s.level[h]}):
+            up = sorted(levels, reverse=True)
+            up.remove(lv)
+            up = sorted([*up, lv + 1], reverse=True)
+            out.append((0, [(up, mine) if j == i else (x, c) for j, (x, c, _) in enumerate(parts)], []))
+    seen = set(members)
+    for m in members:
+        for h in s.map.nbrs[m]:
+            if h in seen:
+                continue
+            seen.add(h)
+            if g.label[h] >= 0 or v.flat(h) != s.level[h]:
+                continue
+            joined = sorted({g.label[n] for n in s.map.nbrs[h] if g.label[n] >= 0} - {gi})
+            if not cities and any(g.palace[o] >= 0 for o in joined):
+                continue
+            touch = set(s.map.nbrs[h])
+            linked: list[int] = [s.level[h] + 1]
+            mine = 0
+            comps: Comps = []
+            for o in [gi, *joined]:
+                for levels, c, hexes in v.parts(o):
+                    if touch & hexes:
+                        linked += levels
+                        mine += c
+                    else:
+                        comps.append((levels, c))
+            comps.append((sorted(linked, reverse=True), mine))
+            out.append((1, comps, joined))
+    unique = {(grow, tuple(sorted((tuple(lv), c) for lv, c in comps)), tuple(joined)): (grow, comps, joined)
+              for grow, comps, joined in out}
+    got = v.growths[gi, cities] = list(unique.values())
+    return got
+
+
+def _joined_size(v: _View, o: int, cut: bool, top: int, cuts: int) -> int:
+    """Hexes group ``o`` brings when ``k`` tiles join it: all of a village, or when its
+    opponents are cut off (R23), less their hexes and one covered hex to part them. Of a city only a part cut off its palace may join (R15),
+    a village again: at most ``_View.split`` of it with ``cuts`` hexes covered (R10: a tile
+    shows two rice hexes at most), and less each opponent's developer higher than
+    ``top`` (his highest level there), who would out-rank him in it (R24, R25); the other
+    opponents are left out (an over-estimate: they may be in it)."""
+    g, s = v.g, v.s
+    if g.palace[o] < 0:
+        return max(0, len(g.members[o]) - (1 + sum(map(len, v.opp_levels[o].values())) if cut else 0))
+    above = sum(1 for h in g.members[o] if s.dev[h] >= 0 and s.dev[h] != v.me and s.level[h] > top)
+    return max(0, min(len(g.members[o]) - 2 - above, v.split(o, cuts)))
+
+
+def rank(levels: list[int]) -> tuple[int, ...]:
+    """A rank key (R24): the levels, highest first."""
+    return tuple(sorted(levels, reverse=True))
+
+
+def _ranked_options(v: _View, gi: int, k: int, grow: int, joined: list[int], old: int,
+                    comps: Comps | None = None, reach: int = 0,
+                    part: tuple[int, dict[int, list[int]]] | None = None) -> list[tuple[int, int, int, int]]:
+    """Options ``(1, k, paid arrivals, points)`` for a palace in group ``gi`` after ``k`` growth
+    tiles that add ``grow`` hexes and may join the villages ``joined``, no developer of his
+    standing higher than ``reach``.
+
+    R24, R25: his rank key must beat every opponent's key there. An opponent he cannot beat
+    must be cut off (R23): his developers' hexes leave the group, and a covered hex at least
+    to part them from the rest (none more for a ``part``, whose size counts one already). A
+    joined village brings its developers into the rank, or is joined only in part, cut off all
+    of them. With ``comps`` (one tile: the free parts it leaves, ``_one_tile_growths``) his key
+    is ``_key`` of them and the opponents' keys are merged over the groups that join (each cut
+    or not). Else his key is at most the levels of the highest free hexes there (each tile
+    raises one to ``reach`` at most), one per developer of his in these groups and per paid
+    arrival (1 AP at least), each group's keys are beaten on their own (merged keys only
+    grow), and the ``2k`` largest groups join. ``part``: (most hexes, opponents' levels) of the
+    part of the group that gets the palace, where not all of it does (R23): no more than
+    ``_View.split`` either."""
+    g, ap = v.g, v.ap
+    exact = comps is not None
+    size0, self_levels = part if part is not None else (len(g.members[gi]), v.opp_levels[gi])
+    sep = 0 if part is not None else 1
+    have = v.count[gi] + sum(v.count[o] for o in joined)
+    pool = sorted([*v.free_levels[gi], *(x for o in joined for x in v.free_levels[o]), *[reach] * k],
+                  reverse=True)
+    rivals = [o for o in joined if v.opp_key[o] and g.palace[o] < 0]
+    whole = sorted((_joined_size(v, o, False, 99, 2 * k) for o in joined), reverse=True)
+    ceiling = _best_value(v, size0 + grow + sum(whole if exact else whole[:2 * k]), old)
+    merged = {p: list(lv) for p, lv in self_levels.items()}  # with every rival village joined
+    for o in rivals:
+        for p, lv in v.opp_levels[o].items():
+            merged.setdefault(p, []).extend(lv)
+    out: list[tuple[int, int, int, int]] = []
+    top = 0
+    for arrive in range(ap - k):  # 1 palace action + k tiles + arrivals fit in the AP
+        if top >= ceiling:
+            break
+        if have + arrive == 0:
             continue
-        joined = {g.label[n] for n in s.map.nbrs[h] if g.label[n] >= 0} - {gi}
-        best = max(best, len(members) + 1 + sum(len(g.members[o]) for o in joined))
-    return best
+        key = _key(comps, arrive) if comps is not None else tuple(pool[:have + arrive])
+        # Only an opponent he may not beat is worth cutting off (his key only shrinks when
+        # villages stay out); the others stay.
+        strong = [p for p in self_levels if rank(merged[p] if exact else self_levels[p]) >= key]
+        best = 0
+        for drop in range(1 << len(strong)):  # the opponents cut off this group
+            gone_p = {p for i, p in enumerate(strong) if drop >> i & 1}
+            stay = {p: lv for p, lv in self_levels.items() if p not in gone_p}
+            gone = sum(len(self_levels[p]) for p in gone_p)
+            own = max(0, size0 - gone - (sep if gone else 0))
+            if part is not None:
+                own = min(own, v.split(gi, 2 * k))
+            if exact:
+                for mask in range(1 << len(rivals)):
+                    cut = {o for i, o in enumerate(rivals) if mask >> i & 1}
+                    # One tile covers two hexes at most besides its village hex (R10), one in
+                    # each group it cuts (R23); two cut groups get one covered hex each.
+                    cuts = (part is not None or gone > 0) + len(cut) + sum(g.palace[o] >= 0 for o in joined)
+                    if cuts > 2:
+                        continue
+                    levels = {p: list(lv) for p, lv in stay.items()}
+                    for o in rivals:
+                        if o not in cut:
+                            for p, lv in v.opp_levels[o].items():
+                                levels.setdefault(p, []).extend(lv)
+                    if any(rank(lv) >= key for lv in levels.values()):
+                        continue
+                    size = (min(own, v.split(gi, 1)) if cuts == 2 and part is not None else own) + grow + sum(
+                        _joined_size(v, o, o in cut, key[0], 1 if cuts == 2 else 2) for o in joined)
+                    best = max(best, _best_value(v, size, old))
+            else:
+                if any(rank(lv) >= key for lv in stay.values()):
+                    continue
+                sizes = sorted((_joined_size(v, o, not key > v.opp_key[o], key[0], 2 * k) for o in joined),
+                               reverse=True)
+                best = max(best, _best_value(v, own + grow + sum(sizes[:2 * k]), old))
+        if best > top:
+            top = best
+            out.append((1, k, arrive, best // 2))
+    return out
 
 
 def _palace_events(v: _View) -> list[tuple[int, list[tuple[int, ...]]]]:
@@ -290,41 +536,25 @@ def _palace_events(v: _View) -> list[tuple[int, list[tuple[int, ...]]]]:
             if k == 0:
                 # No tile: the group stays as it is. His developers there may climb inside it
                 # for free (R27, one terrain); each paid arrival brings one more (R26).
-                free = sorted((s.level[h] for h in members if not s.palace[h]
-                               and (s.dev[h] < 0 or s.dev[h] == v.me)), reverse=True)
+                parts = [(lv, c) for lv, c, _ in v.parts(gi)]
                 val = _best_value(v, len(members), old)
                 for arrive in range(ap):
-                    key = tuple(free[:v.count[gi] + arrive])
+                    key = _key(parts, arrive)
                     if key and key > v.opp_key[gi] and val:
                         if 1 + arrive * v.arrival[gi] <= ap:
                             opts.append((1, 0, arrive * v.arrival[gi], val // 2))
                         break
                 continue
-            # Only villages join (R15: never two cities; a village joining a city counts in the
-            # city's options, where this group is one of the villages).
-            near = {o: need for o, need in links.items() if need <= k and g.palace[o] < 0}
-            # A developer of his stands on a free hex of the groups, or on a new hex: every new
-            # hex lies within k of this group or of one it joins, and k tiles raise it at most
-            # k levels above ``flat`` (R12). A village holding an opponent above that joins only
-            # in part, split from him (R23): two hexes less.
-            reach = max([v.free_top[gi], *(v.free_top[o] for o in near),
-                         max([v.around(gi)[k], *(v.around(o)[k] for o in near)]) + k])
-            size_of = {o: len(g.members[o]) - (2 if v.opp_top[o] > reach else 0) for o in near}
-            # R24, R25: his developers there (at most those in this group and the groups it
-            # may join, and paid arrivals) stand no higher than ``reach``; the best opponent
-            # here stays unless cut off (R23, two hexes less).
-            have = v.count[gi] + sum(v.count[o] for o in near)
-            ways = [(len(members) - 2, 0 if have else 1)] if v.opp_key[gi] else []  # cut him off
-            need_devs = _devs_to_beat(reach, v.opp_key[gi])
-            if need_devs is not None:  # or beat him
-                ways.append((len(members), max(0 if have else 1, need_devs - have)))
-            for own, arrive in ways:
-                if 1 + k + arrive > ap:
-                    continue
-                for size, base in _merged_sizes(v, gi, k, own, size_of, old):
-                    val = _best_value(v, size, base)
-                    if val:
-                        opts.append((1, k, arrive, val // 2))
+            # A village that joins a city counts in the city's options, where this group is one
+            # of the villages; or a part of the city cut off its palace joins this village, in
+            # the city's options for its parts (below). A city joins villages, and parts of
+            # other cities cut off their palaces (R15, R23).
+            near = {o: need for o, need in links.items() if need <= k and (ph >= 0 or g.palace[o] < 0)}
+            if k == 1:
+                for grow, comps, joined in _one_tile_growths(v, gi, ph >= 0):
+                    opts.extend(_ranked_options(v, gi, 1, grow, joined, old, comps=comps))
+            else:
+                opts.extend(_ranked_options(v, gi, k, k, list(near), old, reach=_reach(v, gi, k, near)))
         if opts:
             out.append((gi, pareto(opts)))
         if len(members) >= 3 and v.land_tiles:
@@ -336,11 +566,28 @@ def _palace_events(v: _View) -> list[tuple[int, list[tuple[int, ...]]]]:
             second = []
             for k in range(1, min(ap, v.land_tiles + 1)):
                 # a part that joins a city grows that city's palace (its own list), not a new one
-                within = [o for o, need in links.items() if need <= k and g.palace[o] < 0]
-                joinable = sorted((len(g.members[o]) for o in within), reverse=True)
-                size = len(members) - 2 + k + sum(joinable[:2 * k])
+                within = {o: need for o, need in links.items() if need <= k}
+                # R24, R25: an opponent's developer higher than any of his may stand there
+                # out-ranks him, so it stays out of every part that gets a palace, and so does
+                # at least one hex cut off with it; a village with one joins in part.
+                reach = _reach(v, gi, k, within)
+                above = sum(1 for h in members if s.dev[h] >= 0 and s.dev[h] != v.me and s.level[h] > reach)
+                joinable = sorted((_joined_size(v, o, v.opp_top[o] > reach, reach, 2 * k) for o in within),
+                                  reverse=True)
+                size = len(members) - 2 - above + k + sum(joinable[:2 * k])
                 have = v.count[gi] + sum(v.count[o] for o in within)
-                for j in range(1, 4):
+                # One new palace: in the part he must out-rank the opponents left there too.
+                levels: dict[int, list[int]] = {}
+                for h in members:
+                    if s.dev[h] >= 0 and s.dev[h] != v.me and s.level[h] <= reach:
+                        levels.setdefault(s.dev[h], []).append(s.level[h])
+                part = (max(0, len(members) - 2 - above), levels)
+                if k == 1:
+                    for grow, comps, joined in _one_tile_growths(v, gi, True):
+                        second += _ranked_options(v, gi, 1, grow, joined, 0, comps=comps, part=part)
+                else:
+                    second += _ranked_options(v, gi, k, k, list(within), 0, reach=reach, part=part)
+                for j in range(2, 4):
                     paid = max(0, j - have)
                     if size >= 2 * j and j + k + paid <= ap:
                         second.append((j, k, paid, min(size, v.cap * j) // 2))
@@ -353,21 +600,6 @@ def _palace_events(v: _View) -> list[tuple[int, list[tuple[int, ...]]]]:
         if ap >= 6 and _best_value(v, 4, 0) >= 4:
             opts.append((1, 4, 1, 2))
         out.append((-1, opts))
-    return out
-
-
-def _merged_sizes(v: _View, gi: int, k: int, own: int, size_of: dict[int, int],
-                  old: int) -> list[tuple[int, int]]:
-    """(largest size, old palace value) of the group after ``k`` tiles: ``k`` new hexes and at
-    most ``2k`` joined villages (``size_of``: how much of each may come). R15: a city never
-    joins another city. A village that joins a city enlarges that city's palace (R28): the
-    city's own options count that growth, from its side, so the village's list leaves it out
-    (R29: the city's palace changes once, whichever village grows it)."""
-    villages = sorted(size_of.values(), reverse=True)
-    out = [(own + k + sum(villages[:2 * k]), old)]
-    if k == 1:
-        one = _one_tile_growth(v, gi)
-        out = [(min(size, one), was) for size, was in out]
     return out
 
 
