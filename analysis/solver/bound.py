@@ -8,19 +8,23 @@ check it against the brute force. The bound relaxes the turn into *events* and a
   ``v`` needs the group to reach ``v`` hexes. Each land tile shows one village hex at most
   (R10), so ``k`` tiles add at most ``k`` hexes to a group, and each new hex joins at most two
   other groups (a hex touches at most three distinct groups); a group ``d`` hexes away needs
-  ``d − 1`` of them; R15 keeps cities apart, and a village that joins a city grows that
-  city's palace, so it counts in the city's options (R29: one change a turn), not its own.
-  The mover must hold the highest position (R25): without tiles his rank key is at best his
-  developers there (and paid arrivals) on the highest free hexes; with tiles it is at best as
-  many developers as this group and the groups it may join hold (and paid arrivals), none
-  higher than the nearby hexes plus one level per tile. Either way it must beat the best
-  opponent's key there (R24), or the opponent is cut off and the group counts two hexes less
-  (R23). A 0-AP move (R27) never leaves the terrain it starts
-  on, so a developer reaches a village group from outside only by a paid move or an entry
-  (≥ 1 AP, the cheapest one when no tile can change the paths; it lands in one group only),
-  or by a tile joining his group to this one (a growth tile). Parts cut off a group (R23) may
-  get palaces of their own: ``j`` of them cost ``j`` actions and a developer of his each, and
-  their values add up to no more than their hexes (villages they join included).
+  ``d − 1`` of them. R15 keeps cities apart, but a part cut off another city's palace is a
+  village again (R23) and may join: no larger than ``_View.split`` allows. A village that joins
+  a city grows that city's palace, so it counts in the city's options (R29: one change a turn),
+  not its own. The mover must hold the highest position (R25) against every opponent's key,
+  merged over the groups that join (R24). His developers climb for free only inside the free
+  part of their group (R27: one terrain, never over an opponent or a palace); each paid
+  arrival or move adds one more level from the rest; a tile raises a hex one level, ``k``
+  tiles a hex ``d`` away from the groups ``k − d + 1`` levels at most above ``flat``. What
+  one tile may do is worked out hex by hex (``_one_tile_growths``); more tiles pool the
+  groups' free hexes. An opponent he cannot beat must be cut off (R23): his hexes and one
+  covered hex leave the group. A 0-AP move (R27) never leaves the terrain it starts on, so a
+  developer reaches a village group from outside only by a paid move or an entry (≥ 1 AP, the
+  cheapest one when no tile can change the paths; it lands in one group only), or by a tile
+  joining his group to this one (a growth tile). Parts cut off a group (R23) may get palaces
+  of their own: ``j`` of them cost ``j`` actions and a developer of his each, and their values
+  add up to no more than their hexes (villages they join included); one new palace must
+  out-rank the opponents left in its part.
 - **pond events** (R37, R38; ``bound_ponds.py``): enclosing a pond (grown by irrigating its
   bare neighbours, or a new pond made by irrigation) scores 3 per space. Its bare neighbours
   must be covered by land tiles: at least the sum over them of ``1/c(h)``, ``c(h)`` the most
@@ -340,15 +344,16 @@ def _beaten(level: int, devs: int, key: tuple[int, ...]) -> bool:
     return need is not None and need <= devs
 
 
-def _reach(v: _View, gi: int, k: int, near: dict[int, int]) -> int:
-    """Highest level a developer of his may stand on in group ``gi`` after ``k`` tiles (R12,
-    R24), where it may join the villages ``near``: a free hex of these groups, or a hex ``d``
-    away from them, which the group reaches only through ``d − 1`` new village hexes (one per
-    tile, R10) before its own, so at most ``k − d + 1`` tiles raise it above ``flat``."""
-    groups = [gi, *near]
-    top = max(v.free_top[o] for o in groups)
-    for d in range(k + 1):
-        top = max(top, max(v.around(o)[d] for o in groups) + k - max(d, 1) + 1)
+def _reach(v: _View, gi: int, k: int, near: dict[int, int], t: int) -> int:
+    """Highest level a developer of his may stand on in group ``gi`` after ``k`` tiles, ``t`` of
+    them stacked on his hex (R12, R24), where it may join the groups ``near`` ({group: new
+    hexes to join it}): a free hex of these groups, a hex of a group joined with ``n`` tiles
+    raised by the ``t``, or a hex ``d`` away from it, which the group reaches only through
+    ``d − 1`` more new village hexes (one per tile, R10): ``n + d − 1 + t ≤ k``."""
+    top = max(v.free_top[o] for o in [gi, *near])
+    for o, n in [(gi, 0), *near.items()]:
+        if n + t <= k:
+            top = max(top, v.around(o)[k - t - n + 1] + t)
     return top
 
 
@@ -438,7 +443,7 @@ def rank(levels: list[int]) -> tuple[int, ...]:
 
 
 def _ranked_options(v: _View, gi: int, k: int, grow: int, joined: list[int], old: int,
-                    comps: Comps | None = None, reach: int = 0,
+                    comps: Comps | None = None, reach: int = 0, lift: list[int] | None = None,
                     part: tuple[int, dict[int, list[int]]] | None = None) -> list[tuple[int, int, int, int]]:
     """Options ``(1, k, paid arrivals, points)`` for a palace in group ``gi`` after ``k`` growth
     tiles that add ``grow`` hexes and may join the villages ``joined``, no developer of his
@@ -450,10 +455,10 @@ def _ranked_options(v: _View, gi: int, k: int, grow: int, joined: list[int], old
     joined village brings its developers into the rank, or is joined only in part, cut off all
     of them. With ``comps`` (one tile: the free parts it leaves, ``_one_tile_growths``) his key
     is ``_key`` of them and the opponents' keys are merged over the groups that join (each cut
-    or not). Else his key is at most the levels of the highest free hexes there (each tile
-    raises one to ``reach`` at most), one per developer of his in these groups and per paid
-    arrival (1 AP at least), each group's keys are beaten on their own (merged keys only
-    grow), and the ``2k`` largest groups join. ``part``: (most hexes, opponents' levels) of the
+    or not). Else his key is at most the levels of the highest free hexes there and of the hexes
+    the tiles make or raise (``lift``: each to ``reach`` at most), one per developer of his in
+    these groups and per paid arrival (1 AP at least), each group's keys are beaten on their
+    own (merged keys only grow), and the ``2 · grow`` largest groups join. ``part``: (most hexes, opponents' levels) of the
     part of the group that gets the palace, where not all of it does (R23): no more than
     ``_View.split`` either."""
     g, ap = v.g, v.ap
@@ -461,11 +466,11 @@ def _ranked_options(v: _View, gi: int, k: int, grow: int, joined: list[int], old
     size0, self_levels = part if part is not None else (len(g.members[gi]), v.opp_levels[gi])
     sep = 0 if part is not None else 1
     have = v.count[gi] + sum(v.count[o] for o in joined)
-    pool = sorted([*v.free_levels[gi], *(x for o in joined for x in v.free_levels[o]), *[reach] * k],
-                  reverse=True)
+    pool = sorted([*v.free_levels[gi], *(x for o in joined for x in v.free_levels[o]),
+                   *([reach] * k if lift is None else lift)], reverse=True)
     rivals = [o for o in joined if v.opp_key[o] and g.palace[o] < 0]
     whole = sorted((_joined_size(v, o, False, 99, 2 * k) for o in joined), reverse=True)
-    ceiling = _best_value(v, size0 + grow + sum(whole if exact else whole[:2 * k]), old)
+    ceiling = _best_value(v, size0 + grow + sum(whole if exact else whole[:2 * grow]), old)
     merged = {p: list(lv) for p, lv in self_levels.items()}  # with every rival village joined
     for o in rivals:
         for p, lv in v.opp_levels[o].items():
@@ -512,7 +517,7 @@ def _ranked_options(v: _View, gi: int, k: int, grow: int, joined: list[int], old
                     continue
                 sizes = sorted((_joined_size(v, o, not key > v.opp_key[o], key[0], 2 * k) for o in joined),
                                reverse=True)
-                best = max(best, _best_value(v, own + grow + sum(sizes[:2 * k]), old))
+                best = max(best, _best_value(v, own + grow + sum(sizes[:2 * grow]), old))
         if best > top:
             top = best
             out.append((1, k, arrive, best // 2))
@@ -554,7 +559,14 @@ def _palace_events(v: _View) -> list[tuple[int, list[tuple[int, ...]]]]:
                 for grow, comps, joined in _one_tile_growths(v, gi, ph >= 0):
                     opts.extend(_ranked_options(v, gi, 1, grow, joined, old, comps=comps))
             else:
-                opts.extend(_ranked_options(v, gi, k, k, list(near), old, reach=_reach(v, gi, k, near)))
+                # ``t`` tiles stacked on his highest hex leave ``k − t + 1`` new hexes at most,
+                # each of the others one level above ``flat``.
+                one = _reach(v, gi, k, near, 1)
+                for t in range(1, k + 1):
+                    near_t = {o: n for o, n in near.items() if n <= k - t + 1}
+                    high = _reach(v, gi, k, near_t, t)
+                    opts.extend(_ranked_options(v, gi, k, k - t + 1, list(near_t), old, reach=high,
+                                                lift=[high] + [one] * (k - t)))
         if opts:
             out.append((gi, pareto(opts)))
         if len(members) >= 3 and v.land_tiles:
@@ -570,7 +582,7 @@ def _palace_events(v: _View) -> list[tuple[int, list[tuple[int, ...]]]]:
                 # R24, R25: an opponent's developer higher than any of his may stand there
                 # out-ranks him, so it stays out of every part that gets a palace, and so does
                 # at least one hex cut off with it; a village with one joins in part.
-                reach = _reach(v, gi, k, within)
+                reach = max(_reach(v, gi, k, within, t) for t in range(1, k + 1))
                 above = sum(1 for h in members if s.dev[h] >= 0 and s.dev[h] != v.me and s.level[h] > reach)
                 joinable = sorted((_joined_size(v, o, v.opp_top[o] > reach, reach, 2 * k) for o in within),
                                   reverse=True)
