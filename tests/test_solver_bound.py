@@ -96,6 +96,29 @@ def test_r15_r23_one_tile_cuts_a_city_and_joins_the_part_to_another_city() -> No
     assert upper_bound(s) >= 3
 
 
+def test_r23_r30_a_festival_in_a_part_cut_off_the_city_is_held_alone() -> None:
+    """R23/R28/R30/R32/R34: a rice tile on B4 cuts B5–D5 off the city of B2, where the opponent
+    on B3 stands next to the palace with cards worth 3 against the mover's 1. The part is a
+    village again: the mover builds a 4 there (2 points) and holds its festival alone (2
+    more): 4 with 2 AP. The bound used to let the opponent tied to the old palace spoil a
+    festival on the new one and gave 2."""
+    from tests.helpers import put_dev, put_palace
+    from tests.test_solver import mini, set_cards
+
+    s = mini(ap=2, tiles=("B2v", "B3v", "B4v C4r", "B5v", "C5v", "C6v", "D5v"))
+    s.turn.tile_placed = False
+    put_palace(s, "B2", 2)
+    put_dev(s, "B3", 1)
+    put_dev(s, "B5", 0)
+    set_cards(s, "D", [["D"], ["D", "D", "DM"]])
+    s.players[0].doubles = s.players[0].villages = 0
+    for value in (6, 8, 10):  # no piece above 4 is left (R28): enlarging gives 2 at most
+        s.palace_supply[value] = 0
+    ref = solve_brute(s)
+    assert ref.best == 4 and ref.line_text == "tile B4r; palace C5 4; festival C5 D"
+    assert upper_bound(s) >= 4
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_bound_is_admissible(seed: int) -> None:
     check(seed, 2 if seed % 8 == 0 else 1)

@@ -317,6 +317,39 @@ def _largest_part(hexes: set[int], nbrs: Sequence[Sequence[int]]) -> int:
     return best
 
 
+_UNCUT: dict[tuple[object, ...], frozenset[int]] = {}
+
+
+def _uncut(s: GameState, members: list[int], ph: int) -> set[int]:
+    """Opponents of the mover in the city ``members`` (palace on ``ph``) whom one land tile
+    cannot cut off the palace (R23): it covers one hex, or two next to each other (a
+    three-space tile's rice hexes, R10), never a palace nor a developer (R11; the mover's own
+    may step aside). Cached on the city's layout."""
+    me = s.to_move
+    key = (me, ph, tuple(sorted((h, s.dev[h], s.palace[h] > 0) for h in members)))
+    got = _UNCUT.get(key)
+    if got is None:
+        inside = set(members)
+        coverable = [h for h in members if not s.palace[h] and s.dev[h] in (-1, me)]
+        opps = {h for h in members if s.dev[h] >= 0 and s.dev[h] != me}
+        cut: set[int] = set()
+        cuts = [{h} for h in coverable] + [{a, b} for a in coverable for b in s.map.nbrs[a]
+                                           if b in inside and b > a and b in coverable]
+        for c in cuts:
+            seen, stack = {ph}, [ph]
+            while stack:
+                for n in s.map.nbrs[stack.pop()]:
+                    if n in inside and n not in seen and n not in c:
+                        seen.add(n)
+                        stack.append(n)
+            cut |= opps - seen
+        got = frozenset(s.dev[h] for h in opps if h not in cut)
+        if len(_UNCUT) > 4096:
+            _UNCUT.clear()
+        _UNCUT[key] = got
+    return set(got)
+
+
 def _set_distance(a: Sequence[tuple[int, int, int]], b: Sequence[tuple[int, int, int]], limit: int) -> int:
     best = limit + 1
     for q1, r1, s1 in a:
@@ -525,8 +558,8 @@ def _ranked_options(v: _View, gi: int, k: int, grow: int, joined: list[int], old
 
 
 def _palace_events(v: _View) -> list[tuple[int, list[tuple[int, ...]]]]:
-    """Per group (its index; −1 for a group made from nothing), options ``(palace actions,
-    growth tiles, paid arrivals, points)``."""
+    """Per group (its index; −1 for a group made from nothing; −2 − its index for new palaces
+    in parts cut off it), options ``(palace actions, growth tiles, paid arrivals, points)``."""
     s, g, ap = v.s, v.g, v.ap
     changed = set(s.turn.palaces_changed)
     out: list[tuple[int, list[tuple[int, ...]]]] = []
@@ -604,7 +637,9 @@ def _palace_events(v: _View) -> list[tuple[int, list[tuple[int, ...]]]]:
                     if size >= 2 * j and j + k + paid <= ap:
                         second.append((j, k, paid, min(size, v.cap * j) // 2))
             if second:
-                out.append((gi, pareto(second)))
+                # Keyed apart (−2 − gi): a festival on a palace in a part is not spoilt by the
+                # opponents tied to the city's old palace (``_festival_options``).
+                out.append((-2 - gi, pareto(second)))
     # A group made from nothing: two new village hexes, an entry and the palace (value 2);
     # four hexes for value 4.
     for _ in range(4, ap + 1 if v.village_tiles >= 2 else 0, 4):
@@ -720,7 +755,8 @@ def _festival_options(s: GameState, ap: int, view: Callable[[int], _View] | None
     me = s.to_move
     hand = s.players[me].hand
     draws = min(2 - s.turn.cards_drawn, ap)
-    fixed = s.players[me].doubles + s.players[me].rice + s.players[me].villages + s.triples == 0
+    land = s.players[me].doubles + s.players[me].rice + s.players[me].villages + s.triples
+    fixed = land == 0
     g = s.groups()
     out: list[tuple[int, int]] = []
 
@@ -739,16 +775,19 @@ def _festival_options(s: GameState, ap: int, view: Callable[[int], _View] | None
                     return d
         return None
 
-    def sure(gi: int) -> set[int]:
-        """Opponents whose developers stay in the group whatever he does: all of them when he
-        has no land tile; else those tied to the palace through hexes no tile may cover
-        (palaces and opponents' developers, R11)."""
+    def sure(gi: int, tiles: int) -> set[int]:
+        """Opponents whose developers stay in the group whatever he does with ``tiles`` land
+        tiles at most: all of them without a tile; else those tied to the palace through
+        hexes no tile may cover (palaces and opponents' developers, R11), and with one tile
+        those it cannot cut off (``_uncut``)."""
         members = g.members[gi]
-        if fixed:
+        if tiles <= 0:
             return {s.dev[h] for h in members if s.dev[h] >= 0} - {me}
         ph = g.palace[gi]
         if ph < 0:
             return set()
+        if tiles == 1:
+            return _uncut(s, members, ph)
         seen, stack, found = {ph}, [ph], set()
         while stack:
             h = stack.pop()
@@ -768,7 +807,7 @@ def _festival_options(s: GameState, ap: int, view: Callable[[int], _View] | None
         ph = g.palace[gi]
         if ph < 0 or s.fest[ph]:
             continue
-        need = cards_ap(sure(gi))
+        need = cards_ap(sure(gi, 0 if fixed else min(ap, land)))
         if need is None:
             continue
         # His developer is there, or a tile (which may serve another event too) joins a group
@@ -781,7 +820,9 @@ def _festival_options(s: GameState, ap: int, view: Callable[[int], _View] | None
     # counts several palaces of a split group (R23).
     # Per number of draws, the groups whose festival needs no more (fewer AP for more groups;
     # a number no group needs exactly adds none).
-    needs = {gi: cards_ap(sure(gi) if gi >= 0 else set()) for gi, _ in view(ap).events()}
+    # The palace action leaves ap − 1 AP for tiles.
+    needs = {gi: cards_ap(sure(gi, 0 if fixed else min(ap - 1, land)) if gi >= 0 else set())
+             for gi, _ in view(ap).events()}
     built: dict[int, dict[int, int]] = {}
     for d in sorted({n for n in needs.values() if n is not None and n < ap}):
         built[d] = {gi: v.cap // 2 for gi, n in needs.items() if n is not None and n <= d}
