@@ -121,14 +121,23 @@ def _cover(s: GameState, bare: set[int]) -> tuple[int, int] | None:
 
 def _ring_holder(s: GameState, ring: Iterable[int], reach: set[int], bridge: set[int]) -> int:
     """Tiles needed before a free move can give the mover the highest position on a ring: 0, 1
-    (a bridge) or 2 (two tiles or a paid move, counted as 2)."""
+    (a bridge) or 2 (two tiles or a paid move, counted as 2). R24, R25: his key, with no more
+    developers than he has on the board, on the ring hexes he may reach (a bridge tile raises
+    them one level at most), must beat every opponent's key there."""
     me = s.to_move
-    opp = max((s.level[h] for h in ring if s.dev[h] >= 0 and s.dev[h] != me), default=0)
-    mine = [s.level[h] for h in ring if h in reach and s.level[h] > 0
-            and (s.dev[h] < 0 or s.dev[h] == me)]
-    if mine and max(mine) >= opp:
+    ring = list(ring)
+    keys: dict[int, list[int]] = {}
+    for h in ring:
+        if s.dev[h] >= 0 and s.dev[h] != me:
+            keys.setdefault(s.dev[h], []).append(s.level[h])
+    best = max((tuple(sorted(lv, reverse=True)) for lv in keys.values()), default=())
+    devs = sum(1 for h in s.map.hexes if s.dev[h] == me)
+    free = [h for h in ring if s.dev[h] < 0 or s.dev[h] == me]
+    mine = sorted((s.level[h] for h in free if h in reach and s.level[h] > 0), reverse=True)
+    if mine and tuple(mine[:devs]) > best:
         return 0
-    if any(h in bridge for h in ring):
+    lifted = sorted((s.level[h] + 1 for h in free if h in bridge), reverse=True)
+    if lifted and tuple(lifted[:devs]) > best:
         return 1
     return 2
 
