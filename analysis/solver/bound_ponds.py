@@ -3,7 +3,7 @@
 Each pond (grown by irrigating bare neighbours, or made new by irrigation) is an *item* with
 options ``(tiles, irrigations, overhang AP, ring need, points)``: its bare ring must be covered
 by flat tiles (R12; rim hexes cost 1 AP more, R14), and the mover must hold the highest position
-on the ring, reached for free, across a bridge tile, or by a paid move. Items whose bare rings
+on the ring (R24, R25), reached for free, across a bridge tile, or by a paid move. Items whose bare rings
 lie within one hex of each other form a cluster whose tiles may serve several rings: it needs at
 least the cover of the union of the rings it encloses as they are, and at least the tiles of
 each grown or new pond alone. Every count here is a lower bound on what a real line spends,
