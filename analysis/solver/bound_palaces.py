@@ -1,0 +1,306 @@
+"""The palace side of the admissible bound (``bound.py``): per village group, what building or
+enlarging its palace this turn may score for how many palace actions, growth tiles and paid
+arrivals (R15, R20–R29). Every count is a lower bound on what a real line spends, every point
+total an upper bound on what it earns; ``bound.py``'s docstring gives the reasoning."""
+
+from __future__ import annotations
+
+from analysis.solver.bound_ponds import pareto
+from analysis.solver.bound_view import View
+from core.legality import PALACE_VALUES
+
+
+def _devs_to_beat(level: int, key: tuple[int, ...]) -> int | None:
+    """Fewest developers at ``level`` whose rank key beats ``key`` (R24, R25); None if none do."""
+    if not key or level > key[0]:
+        return 1
+    if level < key[0]:
+        return None
+    return sum(1 for x in key if x == level) + 1
+
+
+def _beaten(level: int, devs: int, key: tuple[int, ...]) -> bool:
+    """Whether ``devs`` developers at ``level`` at most may out-rank ``key`` (R24, R25)."""
+    need = _devs_to_beat(level, key)
+    return need is not None and need <= devs
+
+
+def _reach(v: View, gi: int, k: int, near: dict[int, int], t: int) -> int:
+    """Highest level a developer of his may stand on in group ``gi`` after ``k`` tiles, ``t`` of
+    them stacked on his hex (R12, R24), where it may join the groups ``near`` ({group: new
+    hexes to join it}): a free hex of these groups, a hex of a group joined with ``n`` tiles
+    raised by the ``t``, or a hex ``d`` away from it, which the group reaches only through
+    ``d − 1`` more new village hexes (one per tile, R10): ``n + d − 1 + t ≤ k``."""
+    top = max(v.free_top[o] for o in [gi, *near])
+    for o, n in [(gi, 0), *near.items()]:
+        if n + t <= k:
+            top = max(top, v.around(o)[k - t - n + 1] + t)
+    return top
+
+
+Comps = list[tuple[list[int], int]]  # free parts of groups: (levels, highest first; his developers)
+
+
+def _key(comps: Comps, paid: int) -> tuple[int, ...]:
+    """Highest rank key he may have (R24) over free parts ``comps``: his developers climb for
+    free inside their own part (R27: one terrain, never over an opponent or a palace); each
+    paid action (an arrival, or a paid move across) adds one more level from the rest. A sorted
+    superset is a greater key, so a paid move counts like an arrival."""
+    base: list[int] = []
+    rest: list[int] = []
+    for levels, mine in comps:
+        base += levels[:mine]
+        rest += levels[mine:]
+    rest.sort(reverse=True)
+    return tuple(sorted(base + rest[:paid], reverse=True))
+
+
+def _one_tile_growths(v: View, gi: int, cities: bool) -> list[tuple[int, Comps, list[int]]]:
+    """What one land tile may do for group ``gi`` (R10–R15): (hexes it adds, free parts, groups
+    it joins). Its village hex either raises a free hex of the group by one (no growth), or
+    lands next to the group on a hex it may lie flat on, joins the groups next to that hex
+    (of a city, only a part cut off its palace: ``_joined_size``; without ``cities``, a hex next
+    to a city is left out) and links the free parts it touches."""
+    got = v.growths.get((gi, cities))
+    if got is not None:
+        return got
+    s, g = v.s, v.g
+    members = g.members[gi]
+    parts = v.parts(gi)
+    out: list[tuple[int, Comps, list[int]]] = [(0, [(lv, c) for lv, c, _ in parts], [])]
+    for i, (levels, mine, hexes) in enumerate(parts):
+        for lv in sorted({s.level[h] for h in hexes if v.flat(h) == s.level[h]}):
+            up = sorted(levels, reverse=True)
+            up.remove(lv)
+            up = sorted([*up, lv + 1], reverse=True)
+            out.append((0, [(up, mine) if j == i else (x, c) for j, (x, c, _) in enumerate(parts)], []))
+    seen = set(members)
+    for m in members:
+        for h in s.map.nbrs[m]:
+            if h in seen:
+                continue
+            seen.add(h)
+            if g.label[h] >= 0 or v.flat(h) != s.level[h]:
+                continue
+            joined = sorted({g.label[n] for n in s.map.nbrs[h] if g.label[n] >= 0} - {gi})
+            if not cities and any(g.palace[o] >= 0 for o in joined):
+                continue
+            touch = set(s.map.nbrs[h])
+            linked: list[int] = [s.level[h] + 1]
+            mine = 0
+            comps: Comps = []
+            for o in [gi, *joined]:
+                for levels, c, hexes in v.parts(o):
+                    if touch & hexes:
+                        linked += levels
+                        mine += c
+                    else:
+                        comps.append((levels, c))
+            comps.append((sorted(linked, reverse=True), mine))
+            out.append((1, comps, joined))
+    unique = {(grow, tuple(sorted((tuple(lv), c) for lv, c in comps)), tuple(joined)): (grow, comps, joined)
+              for grow, comps, joined in out}
+    got = v.growths[gi, cities] = list(unique.values())
+    return got
+
+
+def _joined_size(v: View, o: int, cut: bool, top: int, cuts: int) -> int:
+    """Hexes group ``o`` brings when tiles join it: all of a village, or when its opponents are
+    cut off (``cut``, R23), less their hexes and one covered hex to part them. Of a city only a
+    part cut off its palace may join (R15), a village again: at most ``View.split`` of it with
+    ``cuts`` hexes covered (R10: a tile shows two rice hexes at most), and less each
+    opponent's developer higher than ``top`` (his highest level there), who would out-rank him
+    in it (R24, R25); the other opponents are left out (an over-estimate: they may be in it)."""
+    g, s = v.g, v.s
+    if g.palace[o] < 0:
+        return max(0, len(g.members[o]) - (1 + sum(map(len, v.opp_levels[o].values())) if cut else 0))
+    above = sum(1 for h in g.members[o] if s.dev[h] >= 0 and s.dev[h] != v.me and s.level[h] > top)
+    return max(0, min(len(g.members[o]) - 2 - above, v.split(o, cuts)))
+
+
+def rank(levels: list[int]) -> tuple[int, ...]:
+    """A rank key (R24): the levels, highest first."""
+    return tuple(sorted(levels, reverse=True))
+
+
+def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old: int,
+                    comps: Comps | None = None, reach: int = 0, lift: list[int] | None = None,
+                    part: tuple[int, dict[int, list[int]]] | None = None) -> list[tuple[int, int, int, int]]:
+    """Options ``(1, k, paid arrivals, points)`` for a palace in group ``gi`` after ``k`` growth
+    tiles that add ``grow`` hexes and may join the villages ``joined``, no developer of his
+    standing higher than ``reach``.
+
+    R24, R25: his rank key must beat every opponent's key there. An opponent he cannot beat
+    must be cut off (R23): his developers' hexes leave the group, and a covered hex at least
+    to part them from the rest (none more for a ``part``, whose size counts one already). A
+    joined village brings its developers into the rank, or is joined only in part, cut off all
+    of them. With ``comps`` (one tile: the free parts it leaves, ``_one_tile_growths``) his key
+    is ``_key`` of them and the opponents' keys are merged over the groups that join (each cut
+    or not). Else his key is at most the levels of the highest free hexes there and of the hexes
+    the tiles make or raise (``lift``: each to ``reach`` at most), one per developer of his in
+    these groups and per paid arrival (1 AP at least), each group's keys are beaten on their
+    own (merged keys only grow), and the ``2 · grow`` largest groups join. ``part``: (most
+    hexes, opponents' levels) of the part of the group that gets the palace, where not all of
+    it does (R23): no more than ``View.split`` either."""
+    g, ap = v.g, v.ap
+    exact = comps is not None
+    size0, self_levels = part if part is not None else (len(g.members[gi]), v.opp_levels[gi])
+    sep = 0 if part is not None else 1
+    have = v.count[gi] + sum(v.count[o] for o in joined)
+    pool = sorted([*v.free_levels[gi], *(x for o in joined for x in v.free_levels[o]),
+                   *([reach] * k if lift is None else lift)], reverse=True)
+    rivals = [o for o in joined if v.opp_key[o] and g.palace[o] < 0]
+    whole = sorted((_joined_size(v, o, False, 99, 2 * k) for o in joined), reverse=True)
+    ceiling = best_value(v, size0 + grow + sum(whole if exact else whole[:2 * grow]), old)
+    merged = {p: list(lv) for p, lv in self_levels.items()}  # with every rival village joined
+    for o in rivals:
+        for p, lv in v.opp_levels[o].items():
+            merged.setdefault(p, []).extend(lv)
+    out: list[tuple[int, int, int, int]] = []
+    top = 0
+    for arrive in range(ap - k):  # 1 palace action + k tiles + arrivals fit in the AP
+        if top >= ceiling:
+            break
+        if have + arrive == 0:
+            continue
+        key = _key(comps, arrive) if comps is not None else tuple(pool[:have + arrive])
+        # Only an opponent he may not beat is worth cutting off (his key only shrinks when
+        # villages stay out); the others stay.
+        strong = [p for p in self_levels if rank(merged[p] if exact else self_levels[p]) >= key]
+        best = 0
+        for drop in range(1 << len(strong)):  # the opponents cut off this group
+            gone_p = {p for i, p in enumerate(strong) if drop >> i & 1}
+            stay = {p: lv for p, lv in self_levels.items() if p not in gone_p}
+            gone = sum(len(self_levels[p]) for p in gone_p)
+            own = max(0, size0 - gone - (sep if gone else 0))
+            if part is not None:
+                own = min(own, v.split(gi, 2 * k))
+            if exact:
+                for mask in range(1 << len(rivals)):
+                    cut = {o for i, o in enumerate(rivals) if mask >> i & 1}
+                    # One tile covers two hexes at most besides its village hex (R10), one in
+                    # each group it cuts (R23); two cut groups get one covered hex each.
+                    cuts = (part is not None or gone > 0) + len(cut) + sum(g.palace[o] >= 0 for o in joined)
+                    if cuts > 2:
+                        continue
+                    levels = {p: list(lv) for p, lv in stay.items()}
+                    for o in rivals:
+                        if o not in cut:
+                            for p, lv in v.opp_levels[o].items():
+                                levels.setdefault(p, []).extend(lv)
+                    if any(rank(lv) >= key for lv in levels.values()):
+                        continue
+                    size = (min(own, v.split(gi, 1)) if cuts == 2 and part is not None else own) + grow + sum(
+                        _joined_size(v, o, o in cut, key[0], 1 if cuts == 2 else 2) for o in joined)
+                    best = max(best, best_value(v, size, old))
+            else:
+                if any(rank(lv) >= key for lv in stay.values()):
+                    continue
+                sizes = sorted((_joined_size(v, o, not key > v.opp_key[o], key[0], 2 * k) for o in joined),
+                               reverse=True)
+                best = max(best, best_value(v, own + grow + sum(sizes[:2 * grow]), old))
+        if best > top:
+            top = best
+            out.append((1, k, arrive, best // 2))
+    return out
+
+
+def palace_events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
+    """Per group (its index; −1 for a group made from nothing; −2 − its index for new palaces
+    in parts cut off it), options ``(palace actions, growth tiles, paid arrivals, points)``."""
+    s, g, ap = v.s, v.g, v.ap
+    changed = set(s.turn.palaces_changed)
+    out: list[tuple[int, list[tuple[int, ...]]]] = []
+    for gi, members in enumerate(g.members):
+        ph = g.palace[gi]
+        old = s.palace[ph] if ph >= 0 else 0
+        if ph >= 0 and ph in changed:
+            old = 99  # R29: this palace changed this turn already
+        links = v.link[gi]
+        opts: list[tuple[int, ...]] = []
+        for k in range(min(ap, v.village_tiles + 1)):  # each growth tile shows a village (R10)
+            if k == 0:
+                # No tile: the group stays as it is. His developers there may climb inside it
+                # for free (R27, one terrain); each paid arrival brings one more (R26).
+                parts = [(lv, c) for lv, c, _ in v.parts(gi)]
+                val = best_value(v, len(members), old)
+                for arrive in range(ap):
+                    key = _key(parts, arrive)
+                    if key and key > v.opp_key[gi] and val:
+                        if 1 + arrive * v.arrival[gi] <= ap:
+                            opts.append((1, 0, arrive * v.arrival[gi], val // 2))
+                        break
+                continue
+            # A village that joins a city counts in the city's options, where this group is one
+            # of the villages; or a part of the city cut off its palace joins this village, in
+            # the city's options for its parts (below). A city joins villages, and parts of
+            # other cities cut off their palaces (R15, R23).
+            near = {o: need for o, need in links.items() if need <= k and (ph >= 0 or g.palace[o] < 0)}
+            if k == 1:
+                for grow, comps, joined in _one_tile_growths(v, gi, ph >= 0):
+                    opts.extend(_ranked_options(v, gi, 1, grow, joined, old, comps=comps))
+            else:
+                # ``t`` tiles stacked on his highest hex leave ``k − t + 1`` new hexes at most,
+                # each of the others one level above ``flat``.
+                one = _reach(v, gi, k, near, 1)
+                for t in range(1, k + 1):
+                    near_t = {o: n for o, n in near.items() if n <= k - t + 1}
+                    high = _reach(v, gi, k, near_t, t)
+                    opts.extend(_ranked_options(v, gi, k, k - t + 1, list(near_t), old, reach=high,
+                                                lift=[high] + [one] * (k - t)))
+        if opts:
+            out.append((gi, pareto(opts)))
+        if len(members) >= 3 and v.land_tiles:
+            # R23: tiles cut the group; the parts without its palace are villages that may get
+            # palaces of their own (even when this palace changed this turn, R29), and may grow
+            # and join other groups. ``j`` such palaces cost ``j`` actions and their values add
+            # up to no more than their hexes. Each needs a developer of his in its part (R28):
+            # those of this group and the groups it may join, else a paid arrival (≥ 1 AP).
+            second = []
+            for k in range(1, min(ap, v.land_tiles + 1)):
+                # a part that joins a city grows that city's palace (its own list), not a new one
+                within = {o: need for o, need in links.items() if need <= k}
+                # R24, R25: an opponent's developer higher than any of his may stand there
+                # out-ranks him, so it stays out of every part that gets a palace, and so does
+                # at least one hex cut off with it; a village with one joins in part.
+                reach = max(_reach(v, gi, k, within, t) for t in range(1, k + 1))
+                above = sum(1 for h in members if s.dev[h] >= 0 and s.dev[h] != v.me and s.level[h] > reach)
+                joinable = sorted((_joined_size(v, o, v.opp_top[o] > reach, reach, 2 * k) for o in within),
+                                  reverse=True)
+                size = len(members) - 2 - above + k + sum(joinable[:2 * k])
+                have = v.count[gi] + sum(v.count[o] for o in within)
+                # One new palace: in the part he must out-rank the opponents left there too.
+                levels: dict[int, list[int]] = {}
+                for h in members:
+                    if s.dev[h] >= 0 and s.dev[h] != v.me and s.level[h] <= reach:
+                        levels.setdefault(s.dev[h], []).append(s.level[h])
+                part = (max(0, len(members) - 2 - above), levels)
+                if k == 1:
+                    for grow, comps, joined in _one_tile_growths(v, gi, True):
+                        second += _ranked_options(v, gi, 1, grow, joined, 0, comps=comps, part=part)
+                else:
+                    second += _ranked_options(v, gi, k, k, list(within), 0, reach=reach, part=part)
+                for j in range(2, 4):
+                    paid = max(0, j - have)
+                    if size >= 2 * j and j + k + paid <= ap:
+                        second.append((j, k, paid, min(size, v.cap * j) // 2))
+            if second:
+                # Keyed apart (−2 − gi): a festival on a palace in a part is not spoilt by the
+                # opponents tied to the city's old palace (``_festival_options``).
+                out.append((-2 - gi, pareto(second)))
+    # A group made from nothing: two new village hexes, an entry and the palace (value 2);
+    # four hexes for value 4.
+    for _ in range(4, ap + 1 if v.village_tiles >= 2 else 0, 4):
+        opts = [(1, 2, 1, 1)]
+        if ap >= 6 and best_value(v, 4, 0) >= 4:
+            opts.append((1, 4, 1, 2))
+        out.append((-1, opts))
+    return out
+
+
+def best_value(v: View, size: int, old: int) -> int:
+    best = 0
+    for val in PALACE_VALUES:
+        if old < val <= min(size, v.cap) and v.s.palace_supply[val] > 0:
+            best = val
+    return best

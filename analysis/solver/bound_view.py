@@ -1,0 +1,291 @@
+"""What the events of the admissible bound (``bound.py``) share about a position: the mover's
+village groups, their free parts, the levels tiles can reach near them, how far apart they lie.
+A ``View`` is made for one position and one count of AP, and caches what it works out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from core.legality import PALACE_VALUES
+from core.state import GameState
+
+if TYPE_CHECKING:
+    from analysis.solver.bound_palaces import Comps
+
+
+class View:
+    """Facts about the position that the event options share, computed once per bound."""
+
+    def __init__(self, s: GameState, ap: int) -> None:
+        self.s = s
+        self.ap = ap
+        self.me = s.to_move
+        self.g = s.groups()
+        n = len(self.g.members)
+        self.mine = [False] * n  # a developer of the mover stands in the group
+        self.count = [0] * n  # how many
+        self.opp_top = [0] * n  # highest level of an opponent's developer there (0: none)
+        self.opp_key: list[tuple[int, ...]] = [()] * n  # the best opponent's rank key (R24)
+        self.opp_levels: list[dict[int, list[int]]] = [{}] * n  # opponent -> his levels there
+        for gi, members in enumerate(self.g.members):
+            keys: dict[int, list[int]] = {}
+            for h in members:
+                d = s.dev[h]
+                if d == self.me:
+                    self.mine[gi] = True
+                    self.count[gi] += 1
+                elif d >= 0:
+                    self.opp_top[gi] = max(self.opp_top[gi], s.level[h])
+                    keys.setdefault(d, []).append(s.level[h])
+            self.opp_key[gi] = max((tuple(sorted(k, reverse=True)) for k in keys.values()), default=())
+            self.opp_levels[gi] = keys
+        top = max((v for v in PALACE_VALUES if s.palace_supply[v] > 0), default=0)
+        self.cap = top
+        p = s.players[self.me]
+        self.village_tiles = s.triples + p.doubles + p.villages  # tiles that show a village (R10)
+        self.land_tiles = self.village_tiles + p.rice
+        self.arrival = self._arrivals()
+        self.link = self._links()
+        self._flat: dict[int, int] = {}
+        self._around: dict[int, list[int]] = {}
+        self._parts: dict[int, list[tuple[list[int], int, set[int]]]] = {}
+        self._split: dict[int, list[int]] = {}
+        self.growths: dict[tuple[int, bool], list[tuple[int, Comps, list[int]]]] = {}  # _one_tile_growths
+        self._events: list[tuple[int, list[tuple[int, ...]]]] | None = None
+        self._ponds: list[tuple[int, ...]] | None = None
+        # the highest hex of the group a developer of his may stand on (no palace, no opponent)
+        self.free_levels = [sorted((s.level[h] for h in m if not s.palace[h] and s.dev[h] in (-1, self.me)),
+                                   reverse=True) for m in self.g.members]
+        self.free_top = [f[0] if f else 0 for f in self.free_levels]
+
+    def events(self) -> list[tuple[int, list[tuple[int, ...]]]]:
+        """``bound_palaces.palace_events`` with this view's AP (cached: the festivals ask again)."""
+        if self._events is None:
+            from analysis.solver.bound_palaces import palace_events
+
+            self._events = palace_events(self)
+        return self._events
+
+    def ponds(self) -> list[tuple[int, ...]]:
+        """``bound_ponds.pond_options`` with this view's AP (cached)."""
+        if self._ponds is None:
+            from analysis.solver.bound_ponds import pond_options
+
+            self._ponds = pond_options(self.s, self.ap)
+        return self._ponds
+
+    def parts(self, gi: int) -> list[tuple[list[int], int, set[int]]]:
+        """The free parts of group ``gi``: its hexes without palace or opponent's developer,
+        split where those block the way (R27): (levels, highest first; his developers there;
+        hexes). Cached."""
+        got = self._parts.get(gi)
+        if got is None:
+            s, me = self.s, self.me
+            free = {h for h in self.g.members[gi] if not s.palace[h] and s.dev[h] in (-1, me)}
+            got = []
+            while free:
+                stack = [free.pop()]
+                hexes = set(stack)
+                while stack:
+                    for n in s.map.nbrs[stack.pop()]:
+                        if n in free:
+                            free.discard(n)
+                            hexes.add(n)
+                            stack.append(n)
+                got.append((sorted((s.level[h] for h in hexes), reverse=True),
+                            sum(1 for h in hexes if s.dev[h] == me), hexes))
+            self._parts[gi] = got
+        return got
+
+    def split(self, gi: int, cuts: int) -> int:
+        """Most hexes of city ``gi`` one part cut off its palace may hold, when at most
+        ``cuts`` of its hexes are covered (R23; a cover needs no developer there, R11, though
+        his own may step aside, and no palace): exact for one or two covered hexes, else
+        every hex but the palace and the covered ones. A village: its size."""
+        g, s = self.g, self.s
+        members, ph = g.members[gi], g.palace[gi]
+        if ph < 0:
+            return len(members)
+        got = self._split.get(gi)
+        if got is None:
+            coverable = [h for h in members if not s.palace[h] and s.dev[h] in (-1, self.me)]
+            inside = set(members)
+            best = [0, 0, 0]
+            for c in (1, 2):
+                for cut in combinations(coverable, c):
+                    left = inside - set(cut)
+                    seen = {ph}
+                    stack = [ph]
+                    while stack:
+                        for n in s.map.nbrs[stack.pop()]:
+                            if n in left and n not in seen:
+                                seen.add(n)
+                                stack.append(n)
+                    best[c] = max(best[c], largest_part(left - seen, s.map.nbrs))
+            got = self._split[gi] = best
+        if cuts <= 2:
+            return max(got[1:cuts + 1], default=0)
+        return max(got[1], got[2], len(members) - 1 - 3)
+
+    def flat(self, h: int) -> int:
+        """A level that ``k`` tiles raise hex ``h`` to at most ``k`` above: its level if a tile
+        of his supplies lies flat over it now (R10–R12; his own developers may step aside,
+        R11), one less if a tile must first raise a neighbour to make it flat (that tile does
+        not cover ``h``), −99 if no tile may ever cover it (an opponent's developer, a palace,
+        irrigation). Computed on demand: only hexes near groups are asked."""
+        got = self._flat.get(h)
+        if got is None:
+            got = self._flat[h] = self._flat_level(h)
+        return got
+
+    def _flat_level(self, h: int) -> int:
+        s = self.s
+        if not self._free(h):
+            return -99
+        from analysis.solver.bound_ponds import _shapes
+
+        tris, pairs = _shapes(s)
+        p = s.players[self.me]
+        level, lv, free = s.level, s.level[h], self._free
+        if ((p.villages + p.rice > 0 and s.map.is_central(h))
+                or (p.doubles > 0 and any(level[x] == lv and free(x) for x in pairs[h]))
+                or (s.triples > 0 and any(all(level[x] == lv and free(x) for x in tri)
+                                          for tri in tris[h]))):
+            return lv
+        return lv - 1
+
+    def _free(self, h: int) -> bool:
+        s = self.s
+        return ((s.dev[h] < 0 or s.dev[h] == self.me) and not s.palace[h] and not s.irrigated[h]
+                and s.map.kind[h] != 0)
+
+    def around(self, gi: int) -> list[int]:
+        """``_levels_near`` of group ``gi`` (cached)."""
+        got = self._around.get(gi)
+        if got is None:
+            got = self._around[gi] = self._levels_near(self.g.members[gi])
+        return got
+
+    def _levels_near(self, members: list[int]) -> list[int]:
+        """The most of ``flat`` over the hexes within distance ``d`` of the group, for
+        d = 0 … ap."""
+        s, flat = self.s, self.flat
+        seen = set(members)
+        layer = list(members)
+        best = max(flat(h) for h in members)
+        out = [best]
+        for _ in range(self.ap):
+            nxt = []
+            for h in layer:
+                for n in s.map.nbrs[h]:
+                    if n not in seen:
+                        seen.add(n)
+                        nxt.append(n)
+                        best = max(best, flat(n))
+            out.append(best)
+            layer = nxt
+        return out
+
+    def _arrivals(self) -> list[int]:
+        """Per group, the fewest AP one paid arrival of a developer of his costs (R26, R27): at
+        least 1; with no land tile left to change paths, the cheapest move of one of his
+        developers there or entry onto one of its border or rim hexes (any other way — an entry
+        elsewhere and a move in, or an exit first — costs 2 at least)."""
+        s, g = self.s, self.g
+        n = len(g.members)
+        if self.land_tiles:
+            return [1] * n
+        from core.paths import move_costs
+
+        me = self.me
+        best = [99] * n
+        for h in s.map.hexes:
+            if s.dev[h] == me:
+                for x, c in move_costs(h, me, s.level, s.terrain, s.dev, s.palace, s.map.nbrs,
+                                       self.ap).items():
+                    gi = g.label[x]
+                    if gi >= 0 and s.dev[x] in (-1, me) and c < best[gi]:
+                        best[gi] = c
+        off = s.players[me].developers_off > 0
+        for gi, members in enumerate(g.members):
+            if off:
+                for h in members:
+                    e = s.map.border_cost[h] or s.map.rim_cost[h]
+                    if e and s.dev[h] in (-1, me) and not s.palace[h]:
+                        best[gi] = min(best[gi], e)
+            best[gi] = min(best[gi], 2)  # an exit or entry elsewhere and a move in, at least
+        return [max(1, b) for b in best]
+
+    def _links(self) -> list[dict[int, int]]:
+        """For each group, the other groups within reach of ``ap − 1`` tiles: {group: new
+        village hexes needed to join it} (shortest chain over groups, ``distance − 1`` per hop)."""
+        g, ap = self.g, self.ap
+        n = len(g.members)
+        near: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        axial = [[self._axial(h) for h in m] for m in g.members]
+        for a in range(n):
+            for b in range(a + 1, n):
+                d = _set_distance(axial[a], axial[b], ap)
+                if d <= ap:
+                    near[a].append((b, d - 1))
+                    near[b].append((a, d - 1))
+        out = []
+        for a in range(n):
+            best = {a: 0}
+            frontier = [a]
+            while frontier:  # tiny graphs: relax until nothing improves
+                nxt = []
+                for x in frontier:
+                    for y, w in near[x]:
+                        c = best[x] + w
+                        if c < ap and c < best.get(y, ap):
+                            best[y] = c
+                            nxt.append(y)
+                frontier = nxt
+            del best[a]
+            out.append(best)
+        return out
+
+    @staticmethod
+    def _axial(h: int) -> tuple[int, int, int]:
+        got = _CUBE.get(h)
+        if got is None:
+            from core.hexmap import to_axial
+
+            q, r = to_axial(h)
+            got = _CUBE[h] = (q, r, -q - r)
+        return got
+
+
+_CUBE: dict[int, tuple[int, int, int]] = {}  # hex id -> cube coordinates (ids are map-free)
+
+
+def largest_part(hexes: set[int], nbrs: Sequence[Sequence[int]]) -> int:
+    """Size of the largest edge-connected part of ``hexes``."""
+    left, best = set(hexes), 0
+    while left:
+        stack = [left.pop()]
+        size = 1
+        while stack:
+            for n in nbrs[stack.pop()]:
+                if n in left:
+                    left.discard(n)
+                    size += 1
+                    stack.append(n)
+        best = max(best, size)
+    return best
+
+
+
+def _set_distance(a: Sequence[tuple[int, int, int]], b: Sequence[tuple[int, int, int]], limit: int) -> int:
+    best = limit + 1
+    for q1, r1, s1 in a:
+        for q2, r2, s2 in b:
+            d = max(abs(q1 - q2), abs(r1 - r2), abs(s1 - s2))
+            if d < best:
+                best = d
+                if d <= 1:
+                    return d
+    return best
