@@ -258,7 +258,7 @@ def palace_events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
             # those of this group and the groups it may join, else a paid arrival (≥ 1 AP).
             second = []
             for k in range(1, min(ap, v.land_tiles + 1)):
-                # a part that joins a city grows that city's palace (its own list), not a new one
+                # villages, and parts of other cities cut off their palaces (R23), may join
                 within = {o: need for o, need in links.items() if need <= k}
                 # R24, R25: an opponent's developer higher than any of his may stand there
                 # out-ranks him, so it stays out of every part that gets a palace, and so does
