@@ -186,7 +186,14 @@ class _BnB:
         if acc.points + ub == self.best.points:
             # The rest can only spend AP or hand points; a tile still owed costs 1 AP (R8).
             rest = Outcome(acc.points, acc.neg_handed, acc.neg_ap - (not may_end(s)), acc.neg_token)
-            return rest[1:] <= self.best[1:]
+            if rest[1:] <= self.best[1:]:
+                return True
+            if acc.neg_handed == self.best.neg_handed:
+                # Handed points only grow: a line from here that ties on points wins only by
+                # spending fewer AP (as many, where it may still win on the token), so it
+                # scores within that many AP.
+                left = acc.neg_ap - self.best.neg_ap - (0 if acc.neg_token > self.best.neg_token else 1)
+                return left < 0 or (left < s.turn.ap and acc.points + upper_bound(s, left) < self.best.points)
         return False
 
     def _leaf(self, s: GameState, acc: Outcome, path: list[Action]) -> None:
