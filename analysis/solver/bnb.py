@@ -15,7 +15,10 @@ Exact like the brute force, with reductions that lose no line's outcome:
 The search may still nest deeper than Python's default limit (a frame per action), so it raises
 the limit; Python frames calling Python frames use no C stack (3.11+).
 
-A branch is cut when its score so far plus ``bound.upper_bound`` cannot beat the best line.
+A branch is cut when its score so far plus ``bound.upper_bound`` cannot beat the best line (the
+parent's bound less the step's points is tried first: it costs nothing). Where they only tie on
+points, a line from the branch must spend fewer AP to win (issue 5's tie-breaks), so the bound
+with that many AP decides.
 """
 
 from __future__ import annotations
