@@ -10,21 +10,6 @@ from analysis.solver.bound_view import View
 from core.legality import PALACE_VALUES
 
 
-def _devs_to_beat(level: int, key: tuple[int, ...]) -> int | None:
-    """Fewest developers at ``level`` whose rank key beats ``key`` (R24, R25); None if none do."""
-    if not key or level > key[0]:
-        return 1
-    if level < key[0]:
-        return None
-    return sum(1 for x in key if x == level) + 1
-
-
-def _beaten(level: int, devs: int, key: tuple[int, ...]) -> bool:
-    """Whether ``devs`` developers at ``level`` at most may out-rank ``key`` (R24, R25)."""
-    need = _devs_to_beat(level, key)
-    return need is not None and need <= devs
-
-
 def _reach(v: View, gi: int, k: int, near: dict[int, int], t: int) -> int:
     """Highest level a developer of his may stand on in group ``gi`` after ``k`` tiles, ``t`` of
     them stacked on his hex (R12, R24), where it may join the groups ``near`` ({group: new
