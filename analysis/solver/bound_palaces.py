@@ -6,7 +6,7 @@ total an upper bound on what it earns; ``bound.py``'s docstring gives the reason
 from __future__ import annotations
 
 from analysis.solver.bound_ponds import pareto
-from analysis.solver.bound_view import View
+from analysis.solver.bound_view import View, rank
 from core.legality import PALACE_VALUES
 
 
@@ -101,11 +101,6 @@ def _joined_size(v: View, o: int, cut: bool, top: int, cuts: int) -> int:
         return max(0, len(g.members[o]) - (1 + sum(map(len, v.opp_levels[o].values())) if cut else 0))
     above = sum(1 for h in g.members[o] if s.dev[h] >= 0 and s.dev[h] != v.me and s.level[h] > top)
     return max(0, min(len(g.members[o]) - 2 - above, v.split(o, cuts)))
-
-
-def rank(levels: list[int]) -> tuple[int, ...]:
-    """A rank key (R24): the levels, highest first."""
-    return tuple(sorted(levels, reverse=True))
 
 
 def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old: int,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from analysis.solver.bound_view import best_key
 from core.groups import all_ponds
 from core.state import GameState
 
@@ -130,7 +131,7 @@ def _ring_holder(s: GameState, ring: Iterable[int], reach: set[int], bridge: set
     for h in ring:
         if s.dev[h] >= 0 and s.dev[h] != me:
             keys.setdefault(s.dev[h], []).append(s.level[h])
-    best = max((tuple(sorted(lv, reverse=True)) for lv in keys.values()), default=())
+    best = best_key(keys)
     devs = sum(1 for h in s.map.hexes if s.dev[h] == me)
     free = [h for h in ring if s.dev[h] < 0 or s.dev[h] == me]
     mine = sorted((s.level[h] for h in free if h in reach and s.level[h] > 0), reverse=True)

@@ -15,6 +15,17 @@ if TYPE_CHECKING:
     from analysis.solver.bound_palaces import Comps
 
 
+def rank(levels: list[int]) -> tuple[int, ...]:
+    """A rank key (R24): the levels, highest first. Tuples compare as R24 orders keys: level
+    by level, and a longer key beats its own prefix."""
+    return tuple(sorted(levels, reverse=True))
+
+
+def best_key(levels: dict[int, list[int]]) -> tuple[int, ...]:
+    """The greatest rank key among players' levels (``()`` when nobody stands there)."""
+    return max((rank(lv) for lv in levels.values()), default=())
+
+
 class View:
     """Facts about the position that the event options share, computed once per bound."""
 
@@ -39,7 +50,7 @@ class View:
                 elif d >= 0:
                     self.opp_top[gi] = max(self.opp_top[gi], s.level[h])
                     keys.setdefault(d, []).append(s.level[h])
-            self.opp_key[gi] = max((tuple(sorted(k, reverse=True)) for k in keys.values()), default=())
+            self.opp_key[gi] = best_key(keys)
             self.opp_levels[gi] = keys
         top = max((v for v in PALACE_VALUES if s.palace_supply[v] > 0), default=0)
         self.cap = top
