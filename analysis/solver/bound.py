@@ -57,7 +57,7 @@ from collections.abc import Callable
 from itertools import product
 
 from analysis.solver.bound_ponds import pareto
-from analysis.solver.bound_view import View
+from analysis.solver.bound_view import View, component
 from core.state import GameState
 
 # ------------------------------------------------------------------------------------- the bound
@@ -174,16 +174,8 @@ def _festival_options(s: GameState, ap: int, view: Callable[[int], View] | None 
             return set()
         if tiles == 1:
             return _uncut(s, members, ph)
-        seen, stack, found = {ph}, [ph], set()
-        while stack:
-            h = stack.pop()
-            for n in s.map.nbrs[h]:
-                if n not in seen and g.label[n] == gi and (s.palace[n] or (s.dev[n] >= 0 and s.dev[n] != me)):
-                    seen.add(n)
-                    stack.append(n)
-                    if not s.palace[n]:
-                        found.add(s.dev[n])
-        return found
+        fixed_hexes = {h for h in members if s.palace[h] or (s.dev[h] >= 0 and s.dev[h] != me)}
+        return {s.dev[h] for h in component(ph, fixed_hexes, s.map.nbrs) if not s.palace[h]}
 
     if view is None:
         def view(a: int) -> View:
@@ -234,13 +226,7 @@ def _uncut(s: GameState, members: list[int], ph: int) -> set[int]:
         cuts = [{h} for h in coverable] + [{a, b} for a in coverable for b in s.map.nbrs[a]
                                            if b in inside and b > a and b in coverable]
         for c in cuts:
-            seen, stack = {ph}, [ph]
-            while stack:
-                for n in s.map.nbrs[stack.pop()]:
-                    if n in inside and n not in seen and n not in c:
-                        seen.add(n)
-                        stack.append(n)
-            cut |= opps - seen
+            cut |= opps - component(ph, inside - c, s.map.nbrs)
         got = frozenset(s.dev[h] for h in opps if h not in cut)
         if len(_UNCUT) > 4096:
             _UNCUT.clear()

@@ -127,14 +127,7 @@ class View:
             for c in (1, 2):
                 for cut in combinations(coverable, c):
                     left = inside - set(cut)
-                    seen = {ph}
-                    stack = [ph]
-                    while stack:
-                        for n in s.map.nbrs[stack.pop()]:
-                            if n in left and n not in seen:
-                                seen.add(n)
-                                stack.append(n)
-                    best[c] = max(best[c], largest_part(left - seen, s.map.nbrs))
+                    best[c] = max(best[c], largest_part(left - component(ph, left, s.map.nbrs), s.map.nbrs))
             got = self._split[gi] = best
         if cuts <= 2:
             return max(got[1:cuts + 1], default=0)
@@ -273,19 +266,24 @@ class View:
 _CUBE: dict[int, tuple[int, int, int]] = {}  # hex id -> cube coordinates (ids are map-free)
 
 
+def component(start: int, hexes: set[int], nbrs: Sequence[Sequence[int]]) -> set[int]:
+    """The hexes of ``hexes`` edge-connected to ``start`` (``start`` included)."""
+    seen, stack = {start}, [start]
+    while stack:
+        for n in nbrs[stack.pop()]:
+            if n in hexes and n not in seen:
+                seen.add(n)
+                stack.append(n)
+    return seen
+
+
 def largest_part(hexes: set[int], nbrs: Sequence[Sequence[int]]) -> int:
     """Size of the largest edge-connected part of ``hexes``."""
     left, best = set(hexes), 0
     while left:
-        stack = [left.pop()]
-        size = 1
-        while stack:
-            for n in nbrs[stack.pop()]:
-                if n in left:
-                    left.discard(n)
-                    size += 1
-                    stack.append(n)
-        best = max(best, size)
+        part = component(next(iter(left)), left, nbrs)
+        left -= part
+        best = max(best, len(part))
     return best
 
 
