@@ -119,6 +119,24 @@ def test_r23_r30_a_festival_in_a_part_cut_off_the_city_is_held_alone() -> None:
     assert upper_bound(s) >= 4
 
 
+def test_r24_r25_r38_a_tie_on_the_ring_pays_nobody_and_the_bound_knows_it() -> None:
+    """R24/R25/R38: the printed pond D3 has one bare neighbour left, E4. The mover stands on
+    the ring at level 2 (C3), an opponent at level 2 too (D4): closing the pond scores nobody,
+    and with 1 AP he cannot climb higher first. The bound used to take his highest level
+    matching the opponent's as holding the ring and allowed 3; it now asks his key to beat
+    every opponent's there, and allows 0, the best."""
+    from tests.helpers import put_dev, tower
+    from tests.test_solver import mini
+
+    s = mini(ap=1, tiles=(*tower("C3", 2), *tower("D4", 2), "C4r", "D2r", "E3r"))
+    s.turn.tile_placed = False
+    put_dev(s, "C3", 0)
+    put_dev(s, "D4", 1)
+    ref = solve_brute(s)
+    assert ref.best == 0 and ref.handed == 0
+    assert upper_bound(s) == 0
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_bound_is_admissible(seed: int) -> None:
     check(seed, 2 if seed % 8 == 0 else 1)
