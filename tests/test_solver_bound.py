@@ -137,6 +137,22 @@ def test_r24_r25_r38_a_tie_on_the_ring_pays_nobody_and_the_bound_knows_it() -> N
     assert upper_bound(s) == 0
 
 
+def test_r25_r27_r28_an_opponent_in_the_way_keeps_him_off_the_high_hex() -> None:
+    """R25/R27/R28: the village B2–B3–B4; the mover stands on B2 (level 1), an opponent on B3
+    (level 1) between him and B4 (level 2). A move never passes an opponent, so with 1 AP he
+    cannot reach B4 and cannot beat the opponent: no palace, best 0. The bound used to let him
+    climb to any free hex of the group and allowed 1; it now keeps each developer to the free
+    part he stands in."""
+    from tests.helpers import put_dev, tower
+    from tests.test_solver import mini
+
+    s = mini(ap=1, tiles=("B2v", "B3v", *tower("B4", 2)))
+    put_dev(s, "B2", 0)
+    put_dev(s, "B3", 1)
+    assert solve_brute(s).best == 0
+    assert upper_bound(s) == 0
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_bound_is_admissible(seed: int) -> None:
     check(seed, 2 if seed % 8 == 0 else 1)
