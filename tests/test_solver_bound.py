@@ -153,6 +153,32 @@ def test_r25_r27_r28_an_opponent_in_the_way_keeps_him_off_the_high_hex() -> None
     assert upper_bound(s) == 0
 
 
+
+def test_r37_r38_one_irrigation_joins_two_ponds_and_the_bound_counts_both() -> None:
+    """R37/R38: on Java-Centre the ponds J10–J11 and J13–J14 lie one bare hex apart (J12),
+    every other hex around them is land, and the mover alone stands on the ring (I10). One
+    irrigation on J12 makes one pond of five spaces and encloses it: 15 points with 1 AP. The
+    bound used to count, for each pond, only the spaces of the other next to the new hex, and
+    allowed 12; it now takes the whole pond that forms, and its whole ring."""
+    from core.hexmap import hex_name
+    from tests.helpers import H, lay, put_dev
+    from tests.test_solver import no_tiles
+
+    s = GameState.new(2, seed=1)
+    ponds = {H(n) for n in ("J10", "J11", "J13", "J14")}
+    for h in ponds - {H("J11")}:  # J11 is printed irrigation
+        s.irrigated[h] = True
+        s.irrigation_supply -= 1
+    whole = ponds | {H("J12")}
+    for h in {n for h in whole for n in s.map.nbrs[h]} - whole:
+        lay(s, hex_name(h) + "r")
+    put_dev(s, "I10", 0)
+    s.to_move, s.turn.ap, s.turn.tile_placed, s.turn.token_used = 0, 1, True, True
+    no_tiles(s)
+    ref = solve_brute(s)
+    assert ref.best == 15 and ref.line_text.startswith("irrigate J12")
+    assert upper_bound(s) >= 15
+
 @pytest.mark.parametrize("seed", range(40))
 def test_bound_is_admissible(seed: int) -> None:
     check(seed, 2 if seed % 8 == 0 else 1)

@@ -163,6 +163,8 @@ def pond_items(s: GameState, ap: int) -> list[Item]:
                 and not s.map.border_cost[h] and s.dev[h] < 0)
 
     items: list[Item] = []
+    ponds = all_ponds(s.map.hexes, irr, nbrs)
+    pond_of = {h: i for i, p in enumerate(ponds) for h in p}
 
     def add(pond: set[int], grown: list[frozenset[int]], seed_irr: int) -> None:
         opts = []
@@ -170,8 +172,12 @@ def pond_items(s: GameState, ap: int) -> list[Item]:
         bare_all: set[int] = set()
         for extra in grown:
             q = pond | extra
-            ring = {n for h in q for n in nbrs[h] if n not in q}
-            ring -= {n for n in ring if irr[n]}  # a neighbouring pond joins: counted apart
+            # An irrigation next to another pond joins the whole of it (R37: a pond is maximal):
+            # the pond that may be enclosed is q with every pond it touches, and so is its ring.
+            joined = {h for i in {pond_of[n] for h in q for n in nbrs[h] if irr[n] and n not in q}
+                      for h in ponds[i]}
+            whole = q | joined
+            ring = {n for h in whole for n in nbrs[h] if n not in whole}
             bare = {n for n in ring if level[n] == 0}
             if not bare and not extra and not seed_irr:
                 continue  # enclosed already: scored once, ever (R38)
@@ -183,8 +189,7 @@ def pond_items(s: GameState, ap: int) -> list[Item]:
             if tiles + rim + n_irr > ap or n_irr > supply:
                 continue
             need = _ring_holder(s, ring, reach, bridge)
-            joined = {n for h in q for n in nbrs[h] if irr[n] and n not in q}
-            option = (tiles, n_irr, rim, need, 3 * (len(q) + len(joined)))
+            option = (tiles, n_irr, rim, need, 3 * len(whole))
             if n_irr:
                 opts.append(option)
             else:
@@ -193,7 +198,7 @@ def pond_items(s: GameState, ap: int) -> list[Item]:
         if opts or zero:
             items.append((frozenset(bare_all), pareto(opts), zero))
 
-    for pond in all_ponds(s.map.hexes, irr, nbrs):
+    for pond in ponds:
         p = set(pond)
         add(p, _growths(p, irrigable, nbrs, supply, level, irr, ap), 0)
     if supply:
