@@ -61,6 +61,20 @@ def test_unproved_solve_reports_the_bound(tmp_path: object, capsys: pytest.Captu
     assert "NOT proved optimal" in out and f"no line scores more than {d['bound']}" in out
 
 
+@pytest.mark.parametrize("engine", ("brute", "bnb"))
+def test_every_engine_keeps_the_time_limit_on_a_crowded_board(engine: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """R8/R27: Java-Centre after a long random game, the mover with a dozen developers on wide
+    terrains and 1 AP, a tile owed. The brute force's classes of 0-AP moves hold millions of
+    placements of his developers; it used to collect them past any time limit (minutes for a
+    1 s limit). Now every engine stops near its limit and answers with a legal line, the owed
+    tile at least, marked unproved."""
+    path = os.path.join(os.path.dirname(__file__), "positions", "java-centre-crowded.json")
+    assert main(["solve", path, "--json", "--engine", engine, "--time-limit", "1"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["optimal"] is False and d["seconds"] < 10
+    assert d["line"].startswith("tile ") and d["ap_spent"] == 1
+
+
 def test_solve_errors_exit_2(palace_file: str, tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", os.path.join(str(tmp_path), "missing.json")]) == 2
     assert "no such file" in capsys.readouterr().err

@@ -32,6 +32,7 @@ from analysis.solver.common import (
     KeyMaker,
     Outcome,
     SolveResult,
+    fallback_line,
     festival_live,
     festival_openings,
     festival_outcome,
@@ -228,12 +229,6 @@ def solve_bnb(state: GameState, time_limit: float | None = None,
         b.search(s, acc, list(prefix))
         for _ in prefix:
             s.pop()
-    line = b.line
-    if not line and not may_end(s):  # cut off before any line: the owed tile alone (R8)
-        tile = s.find_placement(s.turn.ap + s.token_bonus())
-        if tile is not None and not s.is_legal(tile):
-            line = [Token(), tile]
-        elif tile is not None:
-            line = [tile]
+    line = b.line or fallback_line(s)
     return make_result(state, line, optimal=not dl.hit, engine=engine,
                        seconds=dl.elapsed(), nodes=b.nodes)

@@ -17,6 +17,7 @@ from analysis.solver.common import (
     KeyMaker,
     Outcome,
     SolveResult,
+    fallback_line,
     festival_outcome,
     make_result,
     may_end,
@@ -46,7 +47,9 @@ class _Brute:
         members: list[tuple[tuple[object, ...], list[Move]]] = [(self.key(s), [])]
         seen = {members[0][0]}
         i = 0
-        while i < len(members):
+        # A class can be huge (a dozen developers on wide terrains): the time limit holds here
+        # too, and a class cut short is never memoised (``value`` checks ``deadline.hit``).
+        while i < len(members) and not self.deadline.over():
             _, path = members[i]
             i += 1
             for mv in path:
@@ -79,6 +82,8 @@ class _Brute:
         best_i = 0  # the member holding the best continuation
         tail: tuple[Action, ...] = ()
         for i, (_, path) in enumerate(members):
+            if self.deadline.hit:
+                break
             for mv in path:
                 s.push(mv)
             try:
@@ -126,5 +131,5 @@ def solve_brute(state: GameState, time_limit: float | None = None) -> SolveResul
     s = state.copy()
     b = _Brute(dl, KeyMaker(s))
     _, line = b.value(s)
-    return make_result(state, list(line), optimal=not dl.hit, engine="brute",
+    return make_result(state, list(line) or fallback_line(s), optimal=not dl.hit, engine="brute",
                        seconds=dl.elapsed(), nodes=b.nodes)

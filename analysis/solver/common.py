@@ -259,6 +259,17 @@ def simplify(state: GameState, line: list[Action]) -> list[Action]:
     return line
 
 
+def fallback_line(s: GameState) -> list[Action]:
+    """The line to report when the time ran out before any line was complete: nothing, or the
+    owed tile alone (R8; with the token where the AP left do not pay for it)."""
+    if may_end(s):
+        return []
+    tile = s.find_placement(s.turn.ap + s.token_bonus())
+    if tile is None:
+        return []
+    return [tile] if s.is_legal(tile) else [Token(), tile]
+
+
 def make_result(state: GameState, line: list[Action], optimal: bool, engine: str, seconds: float,
                 nodes: int = 0, notes: list[str] | None = None) -> SolveResult:
     line = simplify(state, list(line))
