@@ -154,6 +154,50 @@ def test_r25_r27_r28_an_opponent_in_the_way_keeps_him_off_the_high_hex() -> None
 
 
 
+def _city_with_his_cards(ap: int, dev_on: str, hand: list[str]) -> GameState:
+    """Mini-b: the city C3–C4 (palace 2 on C4, no festival yet) beside rice on D3, the mover's
+    developer on ``dev_on``, his ``hand`` against an opponent without cards, face-up D, an M on
+    top of the deck."""
+    from tests.helpers import put_dev, put_palace
+    from tests.test_solver import mini, set_cards
+
+    s = mini(ap=ap, tiles=("C3v", "C4v", "D3r"))
+    put_palace(s, "C4", 2)
+    put_dev(s, dev_on, 0)
+    set_cards(s, "D", [hand, []])
+    s.deck.sort(key=lambda c: "D" in c or "P" in c)  # R36: the draws are known: M on top
+    return s
+
+
+def test_r8_r30_a_tile_owed_leaves_no_ap_for_the_walk_to_the_festival() -> None:
+    """R8/R27/R30: the mover holds a D; his developer stands on rice (D3) next to the city C3–C4,
+    a walk of 1 AP onto village. With 1 AP and no tile placed yet, that walk would leave no AP
+    for the tile he owes: the engine refuses it, so no festival, best 0. The bound used to
+    charge the tile nothing and allowed the festival (1); every line places the owed tile, and
+    the bound now counts its AP."""
+    s = _city_with_his_cards(1, "D3", ["D"])
+    s.turn.tile_placed = False
+    ref = solve_brute(s)
+    assert ref.best == 0 and ref.line_text.startswith("tile ")
+    assert upper_bound(s) == 0
+    s.turn.tile_placed = True  # the tile is down: the walk and the festival score 1
+    assert solve_brute(s).best == 1 and upper_bound(s) >= 1
+
+
+def test_r31_r36_known_draws_that_match_nothing_give_no_festival() -> None:
+    """R30/R31/R36: the mover stands in the city C3–C4 with 1 AP and a P, which does not match
+    the face-up D. Taking the D turns up the deck's top card, an M, as the new face-up; taking
+    the M leaves the D face up: neither gives him a playable hand, best 0. The bound used
+    to let a drawn card be worth 2 and allowed 1; the deck's order is part of the position,
+    and the bound now follows each way to draw."""
+    s = _city_with_his_cards(1, "C3", ["P"])
+    ref = solve_brute(s)
+    assert ref.best == 0
+    assert upper_bound(s) == 0
+    s.deck.sort(key=lambda c: "D" not in c)  # a D on top: drawing it makes the festival
+    assert solve_brute(s).best == 1 and upper_bound(s) >= 1
+
+
 def test_r37_r38_one_irrigation_joins_two_ponds_and_the_bound_counts_both() -> None:
     """R37/R38: on Java-Centre the ponds J10–J11 and J13–J14 lie one bare hex apart (J12),
     every other hex around them is land, and the mover alone stands on the ring (I10). One
@@ -170,8 +214,8 @@ def test_r37_r38_one_irrigation_joins_two_ponds_and_the_bound_counts_both() -> N
         s.irrigated[h] = True
         s.irrigation_supply -= 1
     whole = ponds | {H("J12")}
-    for h in {n for h in whole for n in s.map.nbrs[h]} - whole:
-        lay(s, hex_name(h) + "r")
+    for r in {n for h in whole for n in s.map.nbrs[h]} - whole:
+        lay(s, hex_name(r) + "r")
     put_dev(s, "I10", 0)
     s.to_move, s.turn.ap, s.turn.tile_placed, s.turn.token_used = 0, 1, True, True
     no_tiles(s)

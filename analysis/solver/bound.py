@@ -37,9 +37,11 @@ check it against the brute force. The bound relaxes the turn into *events* and a
   before the enclosing placement, where his key there beats every opponent's; else by a paid
   move.
 - Tiles are pooled: a growth tile may also cover a pond's ring, bridge a path or be the tile
-  owed under R8; no more tiles than the supplies hold (R10). So the AP of a line are at least
-  ``palace actions + max(growth tiles, pond tiles, bridges) + irrigations and overhangs +
-  max(paid arrivals into groups, 1 if a ring needs one)``.
+  owed under R8; no more tiles than the supplies hold (R10). While a tile is owed and one
+  fits in his AP, the engine refuses any action after which none would fit, and the turn
+  cannot end (R8): every line places one. So the AP of a line are at least
+  ``palace actions + max(growth tiles, pond tiles, bridges, 1 if a tile is owed) +
+  irrigations and overhangs + max(paid arrivals into groups, 1 if a ring needs one)``.
 - **festival** (R30–R34): half the value of a city without a festival since it last changed,
   or of a palace the chosen events build or enlarge within the same AP (one palace: 5 at most,
   even where the option counts several palaces of a split group), with a developer of his
@@ -48,7 +50,8 @@ check it against the brute force. The bound relaxes the turn into *events* and a
   he may place one, else those tied to the palace through hexes no tile may cover (R11). A new
   palace in a part cut off a city (R23) is not spoilt by the opponents tied to the old one.
   The solver counts a festival only when nobody can join (R32); each card drawn to get there
-  costs 1 AP (R36) and is worth 2 at most.
+  costs 1 AP (R36). The deck's order is part of the position, so every way to draw gives a
+  known hand and face-up card; only where a reshuffle comes first may a drawn card be any.
 """
 
 from __future__ import annotations
@@ -67,6 +70,9 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
     """Most points the mover could still score with ``ap`` AP (default: AP left, no token)."""
     if ap is None:
         ap = s.turn.ap
+    # R8: while a tile is owed and one fits in his AP (the token's too), no action may make
+    # every placement impossible, and the turn cannot end: every line places a tile.
+    owed = s.obligation_pending() and s.find_placement(s.turn.ap + s.token_bonus()) is not None
     by_ap: dict[int, int] = {}
     views: dict[int, View] = {}
 
@@ -77,7 +83,7 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
 
     def events(a: int) -> int:
         if a not in by_ap:
-            by_ap[a] = _event_bound(s, a, view)
+            by_ap[a] = _event_bound(s, a, view, owed=owed)
         return by_ap[a]
 
     best = events(ap)
@@ -86,19 +92,22 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
         for cost, pts in cities:
             best = max(best, events(ap - cost) + pts)
         for cards, eligible in built.items():
-            best = max(best, _event_bound(s, ap - cards, view, eligible))
-    return best
+            best = max(best, _event_bound(s, ap - cards, view, eligible, owed))
+    return max(best, 0)
+
+
+NO_LINE = -(10**6)
 
 
 def _event_bound(s: GameState, ap: int, view: Callable[[int], View] | None = None,
-                 festival: dict[int, int] | None = None) -> int:
-    """Most points from palace and pond events with ``ap`` AP (no tile is counted as owed:
-    R8 lapses when the AP run out, so spending them all elsewhere is legal). With
+                 festival: dict[int, int] | None = None, owed: bool = False) -> int:
+    """Most points from palace and pond events with ``ap`` AP; with ``owed`` (R8), one land
+    tile at least among them, or ``NO_LINE`` where none fits. With
     ``festival`` (group -> most a festival there may give), also one festival on a palace the
     chosen events build or enlarge: half its value (R34), no more than that palace scored
     when it changed (R29), so no more than its option's points."""
     if ap <= 0:
-        return 0
+        return NO_LINE if owed else 0
     v = View(s, ap) if view is None else view(ap)
     events, pond_options = v.events(), v.ponds()
     # Palace side: (palace actions, growth tiles, paid arrivals, festival) -> points.
@@ -118,7 +127,7 @@ def _event_bound(s: GameState, ap: int, view: Callable[[int], View] | None = Non
     for (p, k, e, pp), (t, i, b, a, qp) in product(palace_options, pond_options):
         if max(k, t, b) > v.land_tiles:
             continue  # R10: no more tiles than his supply and the shared one hold
-        if p + max(k, t, b) + i + max(e, a) <= ap:
+        if p + max(k, t, b, owed) + i + max(e, a) <= ap:
             best = max(best, pp + qp)
     return best
 
@@ -132,7 +141,7 @@ def _festival_options(s: GameState, ap: int, view: Callable[[int], View] | None 
     else a paid arrival, 1 AP at least) and cards: the solver counts a festival only when no
     opponent there can join (R32: cards worth at least the opening bid), so he needs more worth
     than each opponent who is sure to be there, with draws (1 AP each, R36) where his hand
-    falls short."""
+    falls short (``_draw_outcomes``)."""
     from analysis.solver.common import festival_live
     from core.festival import card_worth
 
@@ -149,14 +158,17 @@ def _festival_options(s: GameState, ap: int, view: Callable[[int], View] | None 
     def worth(cards: list[str], f: str | None) -> int:
         return sum(card_worth(c, f) for c in cards)
 
+    outcomes = _draw_outcomes(hand, s.face_up, s.deck, draws)
+
     def cards_ap(opps: set[int]) -> int | None:
-        """Fewest draws after which his best opening could beat every one of ``opps`` (each
-        drawn card is worth 2 at most; a draw of the face-up card turns up the next one)."""
-        for d in range(draws + 1):
-            if len(s.deck) < d:
-                return d  # a reshuffle: the faces are unknown
-            for f in [s.face_up, *s.deck[:d]]:
-                top = worth(hand, f) + 2 * d
+        """Fewest draws after which his best opening could beat every one of ``opps``: the
+        deck's order is part of the position, so each way to draw (face-up or deck, R36) gives
+        a known hand and face-up card; where a reshuffle would come first, any card."""
+        for d, ways in enumerate(outcomes):
+            if ways is None:
+                return d  # a reshuffle: the cards are unknown
+            for cards, f in ways:
+                top = worth(cards, f)
                 if top >= 1 and all(worth(s.players[o].hand, f) < top for o in opps):
                     return d
         return None
@@ -205,6 +217,30 @@ def _festival_options(s: GameState, ap: int, view: Callable[[int], View] | None 
     for d in sorted({n for n in needs.values() if n is not None and n < ap}):
         built[d] = {gi: v.cap // 2 for gi, n in needs.items() if n is not None and n <= d}
     return out, built
+
+
+def _draw_outcomes(hand: list[str], face: str | None, deck: list[str], most: int
+                   ) -> list[list[tuple[list[str], str | None]] | None]:
+    """Per number of draws ``d`` up to ``most``: every (hand, face-up card) the mover may have
+    after ``d`` draws (R36: the face-up card, replaced at once by the deck's top card, or the
+    deck's top card), or None where the deck runs out first (a reshuffle, which the bound
+    does not predict)."""
+    out: list[list[tuple[list[str], str | None]] | None] = []
+    layer: list[tuple[list[str], str | None, int]] = [(list(hand), face, 0)]
+    for d in range(most + 1):
+        if d > 0:
+            nxt = []
+            for cards, f, top in layer:
+                if top < len(deck):
+                    nxt.append(([*cards, deck[top]], f, top + 1))
+                    if f is not None:
+                        nxt.append(([*cards, f], deck[top], top + 1))
+            layer = nxt
+        if len(deck) < d:
+            out.append(None)
+        else:
+            out.append([(cards, f) for cards, f, _ in layer])
+    return out
 
 
 _UNCUT: dict[tuple[object, ...], frozenset[int]] = {}
