@@ -75,6 +75,19 @@ def test_every_engine_keeps_the_time_limit_on_a_crowded_board(engine: str, capsy
     assert d["line"].startswith("tile ") and d["ap_spent"] == 1
 
 
+def test_r8_the_owed_tile_alone_is_proved_by_the_bound() -> None:
+    """R8/R14: on the crowded board every line places the owed tile, so it spends 1 AP at
+    least, and nothing scores with 1 AP: the CP-SAT engine proves the tile alone by the bound
+    (0 points, and no line with fewer AP exists), with no search."""
+    from analysis.solver import solve
+    from core.position import load_position
+
+    s = load_position(os.path.join(os.path.dirname(__file__), "positions", "java-centre-crowded.json"))
+    r = solve(s, "cpsat", time_limit=10)
+    assert r.optimal and r.best == 0 and r.ap_spent == 1
+    assert any(n.startswith("proved by the bound") for n in r.notes), r.notes
+
+
 def test_solve_errors_exit_2(palace_file: str, tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", os.path.join(str(tmp_path), "missing.json")]) == 2
     assert "no such file" in capsys.readouterr().err

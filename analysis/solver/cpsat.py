@@ -130,8 +130,9 @@ def _finish(s: GameState, line: list[Action]) -> tuple[Outcome, list[Action]] | 
 
 
 def _ap_floor(s: GameState, points: int, budget: int) -> int:
-    """The fewest AP with which the bound allows ``points`` (a lower bound on AP needed)."""
-    for b in range(budget + 1):
+    """The fewest AP with which the bound allows ``points`` (a lower bound on AP needed); a
+    line that owes a tile spends 1 AP at least (R8, R14)."""
+    for b in range(0 if may_end(s) else 1, budget + 1):
         if upper_bound(s, b) >= points:
             return b
     return budget + 1
