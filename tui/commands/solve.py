@@ -8,13 +8,16 @@ import json
 from core.errors import KratonError
 from core.position import load_position
 
+SOLVE_LIMIT = 60.0  # seconds: a proof either comes in seconds or, on a busy 6-AP turn, not at all
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("solve", help="the best turn for the player to move (points per step)")
     p.add_argument("file")
     p.add_argument("--json", action="store_true", help='print {"best", "line", "optimal", ...}')
-    p.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="stop after S seconds (the answer is then marked not proven)")
+    p.add_argument("--time-limit", type=float, default=SOLVE_LIMIT, metavar="S",
+                   help=f"stop after S seconds (default {SOLVE_LIMIT:g}: a full turn on a busy board "
+                        "may not be provable at all); an answer cut short is marked not proven")
     p.add_argument("--engine", default="cpsat", choices=("cpsat", "bnb", "brute"))
     p.set_defaults(func=cmd_solve)
 
