@@ -198,6 +198,39 @@ def test_r31_r36_known_draws_that_match_nothing_give_no_festival() -> None:
     assert solve_brute(s).best == 1 and upper_bound(s) >= 1
 
 
+def test_r26_r30_r38_one_entry_serves_the_festival_and_the_pond_ring() -> None:
+    """R26/R30/R38: with 2 AP the mover enters C6, in the city of D5 and on the ring of the
+    pond a rice tile on B3 then encloses (12 points); his developer in the city lets him hold
+    the festival there alone (1): 13. The bound used to charge the festival its own paid
+    arrival besides the one the pond needs, and allowed 12; one entry may serve both."""
+    from core.actions import parse_action
+
+    s = agreement_position(1043, 3)
+    s.push(parse_action("tile C6v"))
+    ref = solve_brute(s)
+    assert ref.best == 13 and "enter C6" in ref.line_text and "festival D5" in ref.line_text
+    assert upper_bound(s) >= 13
+
+
+def test_r23_r28_one_entry_builds_a_palace_then_another_in_the_part_cut_off() -> None:
+    """R23/R26/R28/R29: the village B2–B5 and 4 AP. The mover enters B2 and builds a 4 on B4
+    (2 points); a two-space tile, rice on B3 and village on C3, cuts B2–C3 off the palace, a
+    village again where his developer still stands, and he builds a 2 on C3 (1 more): 3. The
+    bound used to charge the city's palace and the part's palace one paid arrival each and
+    allowed 2; one developer may build both, so their arrivals count once."""
+    from tests.test_solver import mini
+
+    s = mini(ap=4, tiles=("B2v", "B3v", "B4v", "B5v", "C3r"))
+    s.turn.tile_placed = False
+    s.players[0].doubles, s.players[0].rice, s.players[0].villages = 1, 0, 0
+    s.triples = 0
+    s.discard.append(s.face_up)  # no face-up card: no festival (R31), to keep the search small
+    s.face_up = None
+    ref = solve_brute(s)
+    assert ref.best == 3 and ref.line_text == "enter B2; palace B4 4; tile C3v B3r; palace C3 2"
+    assert upper_bound(s) >= 3
+
+
 def test_r37_r38_one_irrigation_joins_two_ponds_and_the_bound_counts_both() -> None:
     """R37/R38: on Java-Centre the ponds J10–J11 and J13–J14 lie one bare hex apart (J12),
     every other hex around them is land, and the mover alone stands on the ring (I10). One

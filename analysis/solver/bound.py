@@ -47,7 +47,9 @@ check it against the brute force. The bound relaxes the turn into *events* and a
   even where the option counts several palaces of a split group), with a developer of his
   there (else a paid arrival) and cards worth more than those of every opponent sure to stay
   in the city: all of them when he may place no land tile, those one tile cannot cut off when
-  he may place one, else those tied to the palace through hexes no tile may cover (R11). A new
+  he may place one, else those tied to the palace through hexes no tile may cover (R11). Its
+  paid arrival may be the one an event needs too (an entry in the city may also stand on a
+  pond's ring), so the two count once. A new
   palace in a part cut off a city (R23) is not spoilt by the opponents tied to the old one.
   The solver counts a festival only when nobody can join (R32); each card drawn to get there
   costs 1 AP (R36). The deck's order is part of the position, so every way to draw gives a
@@ -73,7 +75,7 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
     # R8: while a tile is owed and one fits in his AP (the token's too), no action may make
     # every placement impossible, and the turn cannot end: every line places a tile.
     owed = s.obligation_pending() and s.find_placement(s.turn.ap + s.token_bonus()) is not None
-    by_ap: dict[int, int] = {}
+    by_ap: dict[tuple[int, int], int] = {}
     views: dict[int, View] = {}
 
     def view(a: int) -> View:
@@ -81,16 +83,16 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
             views[a] = View(s, a)
         return views[a]
 
-    def events(a: int) -> int:
-        if a not in by_ap:
-            by_ap[a] = _event_bound(s, a, view, owed=owed)
-        return by_ap[a]
+    def events(a: int, arrive: int = 0) -> int:
+        if (a, arrive) not in by_ap:
+            by_ap[a, arrive] = _event_bound(s, a, view, owed=owed, arrive=arrive)
+        return by_ap[a, arrive]
 
     best = events(ap)
     if festivals:
         cities, built = _festival_options(s, ap, view)
-        for cost, pts in cities:
-            best = max(best, events(ap - cost) + pts)
+        for arrive, draws, pts in cities:
+            best = max(best, events(ap - draws, arrive) + pts)
         for cards, eligible in built.items():
             best = max(best, _event_bound(s, ap - cards, view, eligible, owed))
     return max(best, 0)
@@ -100,42 +102,54 @@ NO_LINE = -(10**6)
 
 
 def _event_bound(s: GameState, ap: int, view: Callable[[int], View] | None = None,
-                 festival: dict[int, int] | None = None, owed: bool = False) -> int:
-    """Most points from palace and pond events with ``ap`` AP; with ``owed`` (R8), one land
-    tile at least among them, or ``NO_LINE`` where none fits. With
+                 festival: dict[int, int] | None = None, owed: bool = False, arrive: int = 0) -> int:
+    """Most points from palace and pond events with ``ap`` AP, or ``NO_LINE`` where no line
+    fits: with ``owed`` (R8), one land tile at least among them; with ``arrive``, a paid
+    arrival of his (a festival's, into its city), which may also be the arrival an event
+    needs (one entry may stand in the city and on a pond's ring). With
     ``festival`` (group -> most a festival there may give), also one festival on a palace the
     chosen events build or enlarge: half its value (R34), no more than that palace scored
     when it changed (R29), so no more than its option's points."""
     if ap <= 0:
-        return NO_LINE if owed else 0
+        return NO_LINE if owed or arrive or ap < 0 else 0
     v = View(s, ap) if view is None else view(ap)
     events, pond_options = v.events(), v.ponds()
-    # Palace side: (palace actions, growth tiles, paid arrivals, festival) -> points.
-    pal: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
+    # Palace side: (palace actions, growth tiles, paid arrivals, festival, arrivals of the
+    # group event just chosen) -> points. The palaces of parts cut off a group (−2 − gi, right
+    # after gi) may be built by the developer who built or enlarged the group's palace and
+    # was then cut off with them (R23): their arrivals and the group's count once, the most
+    # of the two.
+    pal: dict[tuple[int, int, int, int, int], int] = {(0, 0, 0, 0, 0): 0}
+    prev = None
     for gi, opts in events:
         cap = 0 if festival is None else festival.get(gi, 0)
-        nxt = dict(pal)
-        for (p, k, e, f), pts in pal.items():
+        shared = gi <= -2 and prev == -2 - gi
+        nxt: dict[tuple[int, int, int, int, int], int] = {}
+        for (p, k, e, f, last), pts in pal.items():
+            key = (p, k, e, f, 0)
+            nxt[key] = max(nxt.get(key, -1), pts)
             for op, ok, oe, opts_pts in opts:
-                key = (p + op, k + ok, e + oe, max(f, min(cap, opts_pts)))
+                more = max(0, oe - last) if shared else oe
+                key = (p + op, k + ok, e + more, max(f, min(cap, opts_pts)), oe if gi >= 0 else 0)
                 if sum(key[:3]) <= ap and nxt.get(key, -1) < pts + opts_pts:
                     nxt[key] = pts + opts_pts
         pal = nxt
+        prev = gi
     pal = {k: pts + k[3] for k, pts in pal.items()}
-    best = 0
+    best = NO_LINE  # the empty choice fits unless a tile or an arrival is owed
     palace_options = pareto([(*k[:3], p) for k, p in pal.items()])
     for (p, k, e, pp), (t, i, b, a, qp) in product(palace_options, pond_options):
         if max(k, t, b) > v.land_tiles:
             continue  # R10: no more tiles than his supply and the shared one hold
-        if p + max(k, t, b, owed) + i + max(e, a) <= ap:
+        if p + max(k, t, b, owed) + i + max(e, a, arrive) <= ap:
             best = max(best, pp + qp)
     return best
 
 
 def _festival_options(s: GameState, ap: int, view: Callable[[int], View] | None = None
-                      ) -> tuple[list[tuple[int, int]], dict[int, dict[int, int]]]:
-    """Festivals the mover might hold alone at the end of the turn (R30–R34): (AP, points) in a
-    city without a festival since it last changed; and for a palace this turn builds or
+                      ) -> tuple[list[tuple[int, int, int]], dict[int, dict[int, int]]]:
+    """Festivals the mover might hold alone at the end of the turn (R30–R34): (paid arrival,
+    AP for draws, points) in a city without a festival since it last changed; and for a palace this turn builds or
     enlarges, per AP for cards, the most a festival may give in each group
     (``_event_bound``). He needs a developer there (one already there or joined by a tile,
     else a paid arrival, 1 AP at least) and cards: the solver counts a festival only when no
@@ -153,7 +167,7 @@ def _festival_options(s: GameState, ap: int, view: Callable[[int], View] | None 
     land = s.players[me].doubles + s.players[me].rice + s.players[me].villages + s.triples
     fixed = land == 0
     g = s.groups()
-    out: list[tuple[int, int]] = []
+    out: list[tuple[int, int, int]] = []
 
     def worth(cards: list[str], f: str | None) -> int:
         return sum(card_worth(c, f) for c in cards)
@@ -203,9 +217,9 @@ def _festival_options(s: GameState, ap: int, view: Callable[[int], View] | None 
         # His developer is there, or a tile (which may serve another event too) joins a group
         # of his to the city (R15 allows a city to take in villages), or a paid arrival.
         joined = v.land_tiles > 0 and any(v.mine[o] for o in v.link[gi])
-        cost = (0 if v.mine[gi] or joined else 1) + need
-        if cost <= ap:
-            out.append((cost, s.palace[ph] // 2))
+        arrive = 0 if v.mine[gi] or joined else 1
+        if arrive + need <= ap:
+            out.append((arrive, need, s.palace[ph] // 2))
     # One festival, in one city: at most half the highest value (R34), even where the option
     # counts several palaces of a split group (R23).
     # Per number of draws, the groups whose festival needs no more (fewer AP for more groups;
