@@ -121,16 +121,17 @@ def _event_bound(s: GameState, ap: int, view: Callable[[int], View] | None = Non
     # of the two.
     pal: dict[tuple[int, int, int, int, int], int] = {(0, 0, 0, 0, 0): 0}
     prev = None
-    for gi, opts in events:
+    for idx, (gi, opts) in enumerate(events):
         cap = 0 if festival is None else festival.get(gi, 0)
         shared = gi <= -2 and prev == -2 - gi
+        keep = idx + 1 < len(events) and events[idx + 1][0] == -2 - gi  # its parts come next
         nxt: dict[tuple[int, int, int, int, int], int] = {}
         for (p, k, e, f, last), pts in pal.items():
             key = (p, k, e, f, 0)
             nxt[key] = max(nxt.get(key, -1), pts)
             for op, ok, oe, opts_pts in opts:
                 more = max(0, oe - last) if shared else oe
-                key = (p + op, k + ok, e + more, max(f, min(cap, opts_pts)), oe if gi >= 0 else 0)
+                key = (p + op, k + ok, e + more, max(f, min(cap, opts_pts)), oe if keep else 0)
                 if sum(key[:3]) <= ap and nxt.get(key, -1) < pts + opts_pts:
                     nxt[key] = pts + opts_pts
         pal = nxt

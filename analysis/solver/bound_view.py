@@ -224,11 +224,23 @@ class View:
 
     def _links(self) -> list[dict[int, int]]:
         """For each group, the other groups within reach of ``ap − 1`` tiles: {group: new
-        village hexes needed to join it} (shortest chain over groups, ``distance − 1`` per hop)."""
+        village hexes needed to join it} (shortest chain over groups, ``distance − 1`` per hop).
+        Cached on the groups' hexes: a search meets the same groups at many nodes."""
         g, ap = self.g, self.ap
-        n = len(g.members)
+        key = (ap, tuple(tuple(m) for m in g.members))
+        got = _LINKS.get(key)
+        if got is None:
+            got = self._links_of(key[1])
+            if len(_LINKS) > 4096:
+                _LINKS.clear()
+            _LINKS[key] = got
+        return [dict(d) for d in got]
+
+    def _links_of(self, members: tuple[tuple[int, ...], ...]) -> list[dict[int, int]]:
+        ap = self.ap
+        n = len(members)
         near: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        axial = [[self._axial(h) for h in m] for m in g.members]
+        axial = [[self._axial(h) for h in m] for m in members]
         for a in range(n):
             for b in range(a + 1, n):
                 d = _set_distance(axial[a], axial[b], ap)
@@ -286,6 +298,9 @@ def largest_part(hexes: set[int], nbrs: Sequence[Sequence[int]]) -> int:
         best = max(best, len(part))
     return best
 
+
+
+_LINKS: dict[tuple[object, ...], list[dict[int, int]]] = {}
 
 
 def _set_distance(a: Sequence[tuple[int, int, int]], b: Sequence[tuple[int, int, int]], limit: int) -> int:
