@@ -150,8 +150,8 @@ def _event_bound(s: GameState, ap: int, view: Callable[[int], View] | None = Non
 def _festival_options(s: GameState, ap: int, view: Callable[[int], View] | None = None
                       ) -> tuple[list[tuple[int, int, int]], dict[int, dict[int, int]]]:
     """Festivals the mover might hold alone at the end of the turn (R30–R34): (paid arrival,
-    AP for draws, points) in a city without a festival since it last changed; and for a palace this turn builds or
-    enlarges, per AP for cards, the most a festival may give in each group
+    AP for draws, points) in a city without a festival since it last changed; and for a
+    palace this turn builds or enlarges, per AP for cards, the most a festival may give in each group
     (``_event_bound``). He needs a developer there (one already there or joined by a tile,
     else a paid arrival, 1 AP at least) and cards: the solver counts a festival only when no
     opponent there can join (R32: cards worth at least the opening bid), so he needs more worth
