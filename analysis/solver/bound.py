@@ -120,11 +120,10 @@ def _event_bound(s: GameState, ap: int, view: Callable[[int], View] | None = Non
     # was then cut off with them (R23): their arrivals and the group's count once, the most
     # of the two.
     pal: dict[tuple[int, int, int, int, int], int] = {(0, 0, 0, 0, 0): 0}
-    prev = None
+    keep = False  # the entry before is a group whose parts come next: this one
     for idx, (gi, opts) in enumerate(events):
         cap = 0 if festival is None else festival.get(gi, 0)
-        shared = gi <= -2 and prev == -2 - gi
-        keep = idx + 1 < len(events) and events[idx + 1][0] == -2 - gi  # its parts come next
+        shared, keep = keep, idx + 1 < len(events) and events[idx + 1][0] == -2 - gi
         nxt: dict[tuple[int, int, int, int, int], int] = {}
         for (p, k, e, f, last), pts in pal.items():
             key = (p, k, e, f, 0)
@@ -135,7 +134,6 @@ def _event_bound(s: GameState, ap: int, view: Callable[[int], View] | None = Non
                 if sum(key[:3]) <= ap and nxt.get(key, -1) < pts + opts_pts:
                     nxt[key] = pts + opts_pts
         pal = nxt
-        prev = gi
     pal = {k: pts + k[3] for k, pts in pal.items()}
     best = NO_LINE  # the empty choice fits unless a tile or an arrival is owed
     palace_options = pareto([(*k[:3], p) for k, p in pal.items()])

@@ -5,6 +5,7 @@ A ``View`` is made for one position and one count of AP, and caches what it work
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -58,7 +59,7 @@ class View:
         self.village_tiles = s.triples + p.doubles + p.villages  # tiles that show a village (R10)
         self.land_tiles = self.village_tiles + p.rice
         self.arrival = self._arrivals()
-        self.link = self._links()
+        self.link = links(ap, tuple(tuple(m) for m in self.g.members))  # read only (cached)
         self._flat: dict[int, int] = {}
         self._around: dict[int, list[int]] = {}
         self._parts: dict[int, list[tuple[list[int], int, set[int]]]] = {}
@@ -222,48 +223,6 @@ class View:
             best[gi] = min(best[gi], 2)  # an exit or entry elsewhere and a move in, at least
         return [max(1, b) for b in best]
 
-    def _links(self) -> list[dict[int, int]]:
-        """For each group, the other groups within reach of ``ap − 1`` tiles: {group: new
-        village hexes needed to join it} (shortest chain over groups, ``distance − 1`` per hop).
-        Cached on the groups' hexes: a search meets the same groups at many nodes."""
-        g, ap = self.g, self.ap
-        key = (ap, tuple(tuple(m) for m in g.members))
-        got = _LINKS.get(key)
-        if got is None:
-            got = self._links_of(key[1])
-            if len(_LINKS) > 4096:
-                _LINKS.clear()
-            _LINKS[key] = got
-        return [dict(d) for d in got]
-
-    def _links_of(self, members: tuple[tuple[int, ...], ...]) -> list[dict[int, int]]:
-        ap = self.ap
-        n = len(members)
-        near: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        axial = [[self._axial(h) for h in m] for m in members]
-        for a in range(n):
-            for b in range(a + 1, n):
-                d = _set_distance(axial[a], axial[b], ap)
-                if d <= ap:
-                    near[a].append((b, d - 1))
-                    near[b].append((a, d - 1))
-        out = []
-        for a in range(n):
-            best = {a: 0}
-            frontier = [a]
-            while frontier:  # tiny graphs: relax until nothing improves
-                nxt = []
-                for x in frontier:
-                    for y, w in near[x]:
-                        c = best[x] + w
-                        if c < ap and c < best.get(y, ap):
-                            best[y] = c
-                            nxt.append(y)
-                frontier = nxt
-            del best[a]
-            out.append(best)
-        return out
-
     @staticmethod
     def _axial(h: int) -> tuple[int, int, int]:
         got = _CUBE.get(h)
@@ -300,7 +259,36 @@ def largest_part(hexes: set[int], nbrs: Sequence[Sequence[int]]) -> int:
 
 
 
-_LINKS: dict[tuple[object, ...], list[dict[int, int]]] = {}
+@lru_cache(maxsize=4096)
+def links(ap: int, members: tuple[tuple[int, ...], ...]) -> tuple[dict[int, int], ...]:
+    """For each group (its hexes), the other groups within reach of ``ap − 1`` tiles: {group:
+    new village hexes needed to join it} (shortest chain over groups, ``distance − 1`` per
+    hop). Cached on the groups' hexes, which a search meets again at many nodes; read only."""
+    n = len(members)
+    near: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    axial = [[View._axial(h) for h in m] for m in members]
+    for a in range(n):
+        for b in range(a + 1, n):
+            d = _set_distance(axial[a], axial[b], ap)
+            if d <= ap:
+                near[a].append((b, d - 1))
+                near[b].append((a, d - 1))
+    out = []
+    for a in range(n):
+        best = {a: 0}
+        frontier = [a]
+        while frontier:  # tiny graphs: relax until nothing improves
+            nxt = []
+            for x in frontier:
+                for y, w in near[x]:
+                    c = best[x] + w
+                    if c < ap and c < best.get(y, ap):
+                        best[y] = c
+                        nxt.append(y)
+            frontier = nxt
+        del best[a]
+        out.append(best)
+    return tuple(out)
 
 
 def _set_distance(a: Sequence[tuple[int, int, int]], b: Sequence[tuple[int, int, int]], limit: int) -> int:
