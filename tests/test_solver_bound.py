@@ -256,6 +256,30 @@ def test_r37_r38_one_irrigation_joins_two_ponds_and_the_bound_counts_both() -> N
     assert ref.best == 15 and ref.line_text.startswith("irrigate J12")
     assert upper_bound(s) >= 15
 
+def test_r10_r12_two_tiles_join_only_the_groups_their_hexes_touch() -> None:
+    """R10/R11/R15/R28: mini-b, 3 AP, the mover alone in the city B2–C2 (palace 2), the village
+    D4–D5–E5–E6 three new hexes away around the pond (C3, C4 under an opponent, D2, E3, E4 are
+    rice). Two village tiles add two hexes to the city: size 4, a palace of 4 (2 points); the
+    village out of reach. The bound used to take group distances as the crow flies, join the
+    village with two tiles and allow a palace of 8 (4 points); it now counts, hex by hex, the
+    groups two new hexes touch."""
+    from tests.helpers import put_dev, put_palace, tower
+    from tests.test_solver import mini
+
+    s = mini(ap=3, tiles=("B2v", "C2v", "C3r", "D2r", "E3r", "E4r", *tower("C4", 3, "r"),
+                          "D4v", "D5v", "E5v", "E6v"))
+    put_palace(s, "B2", 2)
+    put_dev(s, "C2", 0)
+    put_dev(s, "C4", 1)
+    s.irrigation_supply = 0  # no new pond
+    s.triples, s.players[0].doubles, s.players[0].rice = 0, 0, 0  # two village tiles (R10)
+    s.discard.append(s.face_up)  # no face-up card: no festival (R31)
+    s.face_up = None
+    ref = solve_brute(s)
+    assert ref.best == 2 and ref.line_text.endswith("palace B2 4")
+    assert upper_bound(s) == 2
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_bound_is_admissible(seed: int) -> None:
     check(seed, 2 if seed % 8 == 0 else 1)

@@ -5,6 +5,7 @@ total an upper bound on what it earns; ``bound.py``'s docstring gives the reason
 
 from __future__ import annotations
 
+from analysis.solver.bound_growth import one_tile_growths, two_tile_growths
 from analysis.solver.bound_ponds import pareto
 from analysis.solver.bound_view import View, rank
 from core.legality import PALACE_VALUES
@@ -40,55 +41,6 @@ def _key(comps: Comps, paid: int) -> tuple[int, ...]:
     return tuple(sorted(base + rest[:paid], reverse=True))
 
 
-def _one_tile_growths(v: View, gi: int, cities: bool) -> list[tuple[int, Comps, list[int]]]:
-    """What one land tile may do for group ``gi`` (R10–R15): (hexes it adds, free parts, groups
-    it joins). Its village hex either raises a free hex of the group by one (no growth), or
-    lands next to the group on a hex it may lie flat on, joins the groups next to that hex
-    (of a city, only a part cut off its palace: ``_joined_size``; without ``cities``, a hex next
-    to a city is left out) and links the free parts it touches."""
-    got = v.growths.get((gi, cities))
-    if got is not None:
-        return got
-    s, g = v.s, v.g
-    members = g.members[gi]
-    parts = v.parts(gi)
-    out: list[tuple[int, Comps, list[int]]] = [(0, [(lv, c) for lv, c, _ in parts], [])]
-    for i, (levels, mine, hexes) in enumerate(parts):
-        for lv in sorted({s.level[h] for h in hexes if v.flat(h) == s.level[h]}):
-            up = sorted(levels, reverse=True)
-            up.remove(lv)
-            up = sorted([*up, lv + 1], reverse=True)
-            out.append((0, [(up, mine) if j == i else (x, c) for j, (x, c, _) in enumerate(parts)], []))
-    seen = set(members)
-    for m in members:
-        for h in s.map.nbrs[m]:
-            if h in seen:
-                continue
-            seen.add(h)
-            if g.label[h] >= 0 or v.flat(h) != s.level[h]:
-                continue
-            joined = sorted({g.label[n] for n in s.map.nbrs[h] if g.label[n] >= 0} - {gi})
-            if not cities and any(g.palace[o] >= 0 for o in joined):
-                continue
-            touch = set(s.map.nbrs[h])
-            linked: list[int] = [s.level[h] + 1]
-            mine = 0
-            comps: Comps = []
-            for o in [gi, *joined]:
-                for levels, c, hexes in v.parts(o):
-                    if touch & hexes:
-                        linked += levels
-                        mine += c
-                    else:
-                        comps.append((levels, c))
-            comps.append((sorted(linked, reverse=True), mine))
-            out.append((1, comps, joined))
-    unique = {(grow, tuple(sorted((tuple(lv), c) for lv, c in comps)), tuple(joined)): (grow, comps, joined)
-              for grow, comps, joined in out}
-    got = v.growths[gi, cities] = list(unique.values())
-    return got
-
-
 def _joined_size(v: View, o: int, cut: bool, top: int, cuts: int) -> int:
     """Hexes group ``o`` brings when tiles join it: all of a village, or when its opponents are
     cut off (``cut``, R23), less their hexes and one covered hex to part them. Of a city only a
@@ -114,7 +66,7 @@ def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old:
     must be cut off (R23): his developers' hexes leave the group, and a covered hex at least
     to part them from the rest (none more for a ``part``, whose size counts one already). A
     joined village brings its developers into the rank, or is joined only in part, cut off all
-    of them. With ``comps`` (one tile: the free parts it leaves, ``_one_tile_growths``) his key
+    of them. With ``comps`` (one or two tiles: the free parts they leave, ``bound_growth``) his key
     is ``_key`` of them and the opponents' keys are merged over the groups that join (each cut
     or not). Else his key is at most the levels of the highest free hexes there and of the hexes
     the tiles make or raise (``lift``: each to ``reach`` at most), one per developer of his in
@@ -158,11 +110,12 @@ def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old:
             if exact:
                 for mask in range(1 << len(rivals)):
                     cut = {o for i, o in enumerate(rivals) if mask >> i & 1}
-                    # One tile covers two hexes at most besides its village hex (R10), one in
-                    # each group it cuts (R23); two cut groups get one covered hex each.
+                    # A tile covers two hexes at most besides its village hex (R10), one in
+                    # each group it cuts (R23) at least; what is left may cut more.
                     cuts = (part is not None or gone > 0) + len(cut) + sum(g.palace[o] >= 0 for o in joined)
-                    if cuts > 2:
+                    if cuts > 2 * k:
                         continue
+                    spare = min(2 * k, 2 * k + 1 - cuts)
                     levels = {p: list(lv) for p, lv in stay.items()}
                     for o in rivals:
                         if o not in cut:
@@ -170,8 +123,8 @@ def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old:
                                 levels.setdefault(p, []).extend(lv)
                     if any(rank(lv) >= key for lv in levels.values()):
                         continue
-                    size = (min(own, v.split(gi, 1)) if cuts == 2 and part is not None else own) + grow + sum(
-                        _joined_size(v, o, o in cut, key[0], 1 if cuts == 2 else 2) for o in joined)
+                    size = (min(own, v.split(gi, spare)) if part is not None else own) + grow + sum(
+                        _joined_size(v, o, o in cut, key[0], spare) for o in joined)
                     best = max(best, best_value(v, size, old))
             else:
                 if any(rank(lv) >= key for lv in stay.values()):
@@ -216,9 +169,11 @@ def palace_events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
             # the city's options for its parts (below). A city joins villages, and parts of
             # other cities cut off their palaces (R15, R23).
             near = {o: need for o, need in links.items() if need <= k and (ph >= 0 or g.palace[o] < 0)}
-            if k == 1:
-                for grow, comps, joined in _one_tile_growths(v, gi, ph >= 0):
-                    opts.extend(_ranked_options(v, gi, 1, grow, joined, old, comps=comps))
+            if k <= 2:
+                least = min((x for x in PALACE_VALUES if x > old and v.s.palace_supply[x] > 0), default=99)
+                growths = (one_tile_growths if k == 1 else two_tile_growths)(v, gi, ph >= 0, least)
+                for grow, comps, joined in growths:
+                    opts.extend(_ranked_options(v, gi, k, grow, joined, old, comps=comps))
             else:
                 # ``t`` tiles stacked on his highest hex leave ``k − t + 1`` new hexes at most,
                 # each of the others one level above ``flat``.
@@ -256,7 +211,7 @@ def palace_events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
                         levels.setdefault(s.dev[h], []).append(s.level[h])
                 part = (max(0, len(members) - 2 - above), levels)
                 if k == 1:
-                    for grow, comps, joined in _one_tile_growths(v, gi, True):
+                    for grow, comps, joined in one_tile_growths(v, gi, True):
                         second += _ranked_options(v, gi, 1, grow, joined, 0, comps=comps, part=part)
                 else:
                     second += _ranked_options(v, gi, k, k, list(within), 0, reach=reach, part=part)

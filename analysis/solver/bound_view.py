@@ -64,7 +64,7 @@ class View:
         self._around: dict[int, list[int]] = {}
         self._parts: dict[int, list[tuple[list[int], int, set[int]]]] = {}
         self._split: dict[int, list[int]] = {}
-        self.growths: dict[tuple[int, bool], list[tuple[int, Comps, list[int]]]] = {}  # _one_tile_growths
+        self.growths: dict[tuple[int, bool, int, int], list[tuple[int, Comps, list[int]]]] = {}  # bound_growth
         self._events: list[tuple[int, list[tuple[int, ...]]]] | None = None
         self._ponds: list[tuple[int, ...]] | None = None
         # the highest hex of the group a developer of his may stand on (no palace, no opponent)
