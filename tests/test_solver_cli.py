@@ -44,6 +44,27 @@ def test_solve_text_shows_points_per_step(palace_file: str, capsys: pytest.Captu
     assert "palace C4 2" in out and "+1" in out and "optimal (proved)" in out
 
 
+def test_solve_has_a_time_limit_by_default(palace_file: str, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --time-limit a solve still stops (a full turn on a busy board may never be
+    proved): the search gets ``SOLVE_LIMIT`` seconds; with --time-limit, what it says."""
+    import analysis.solver
+    from tui.commands.solve import SOLVE_LIMIT
+
+    real = analysis.solver.solve
+    limits: list[float | None] = []
+
+    def spy(s: object, engine: str = "cpsat", time_limit: float | None = None) -> object:
+        limits.append(time_limit)
+        return real(s, engine=engine, time_limit=time_limit)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(analysis.solver, "solve", spy)
+    assert main(["solve", palace_file]) == 0
+    assert main(["solve", palace_file, "--time-limit", "2.5"]) == 0
+    capsys.readouterr()
+    assert limits == [SOLVE_LIMIT, 2.5] and SOLVE_LIMIT > 0
+
+
 def test_unproved_solve_reports_the_bound(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     """A full 7-AP mid-game turn on Java-Centre under a 0.3 s limit is not proved (issue 5's open
     gap): the answer says so and gives the admissible bound, which is at least the best found."""
