@@ -280,6 +280,30 @@ def test_r10_r12_two_tiles_join_only_the_groups_their_hexes_touch() -> None:
     assert upper_bound(s) == 2
 
 
+def test_r10_r12_a_tile_that_covers_a_village_does_not_join_it() -> None:
+    """R10/R12/R28: mini-b, 2 AP, the mover in the village B2–B3–C2–C3 (4 hexes, a palace of 4
+    now: 2 points). D2 touches it and the one-hex village E3, so a village tile on D2 would
+    make 6 hexes and a palace of 6, but his only tiles are two-space ones and the only hexes
+    on D2's level next to it are E3 and C2 (E2 is higher, D1 lower, D3 a pond): the tile's
+    rice hex covers E3, which then joins nothing, or C2, which leaves his village. The bound
+    used to join every group next to the new hex and allow 3; it now counts what the tile
+    covers."""
+    from tests.helpers import put_dev, tower
+    from tests.test_solver import mini
+
+    s = mini(ap=2, tiles=("B2v", "B3v", "C2v", "C3v", "D2r", "C4r", "D4r", "E4r",
+                          *tower("E2", 2, "r"), "E3v"))
+    put_dev(s, "C3", 0)
+    s.irrigation_supply = 0  # no new pond; the one at D3 is enclosed already (R38)
+    s.triples, s.players[0].rice, s.players[0].villages = 0, 0, 0  # two-space tiles (R10)
+    s.players[0].doubles = max(s.players[0].doubles, 2)
+    s.discard.append(s.face_up)  # no face-up card: no festival (R31)
+    s.face_up = None
+    ref = solve_brute(s)
+    assert ref.best == 2 and ref.line_text == "palace B2 4"
+    assert upper_bound(s) == 2
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_bound_is_admissible(seed: int) -> None:
     check(seed, 2 if seed % 8 == 0 else 1)

@@ -17,9 +17,9 @@ check it against the brute force. The bound relaxes the turn into *events* and a
   terrain, never over an opponent or a palace); each paid arrival or move adds one more level
   from the rest; a tile raises a hex one level, ``k`` tiles a hex ``d`` away from the groups
   ``k − d + 1`` levels at most above ``flat``. What one or two tiles may do is worked out hex
-  by hex (``bound_growth.py``: a group joins only the groups its new hexes touch); more tiles
-  pool the groups' free hexes. An opponent he cannot beat must be cut off (R23):
-  his hexes and one covered hex leave the group. A 0-AP move (R27) never leaves the terrain
+  by hex (``bound_growth.py``: a group joins only the groups its new hexes touch, less the
+  group hexes the tile itself covers); more tiles pool the groups' free hexes. An opponent
+  he cannot beat must be cut off (R23): his hexes and one covered hex leave the group. A 0-AP move (R27) never leaves the terrain
   it starts on, so a developer reaches a village group from outside only by a paid move or an
   entry (≥ 1 AP, the cheapest one when no tile can change the paths; it lands in one group
   only), or by a tile joining his group to this one (a growth tile). Parts cut off a group

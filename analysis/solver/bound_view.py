@@ -147,13 +147,13 @@ class View:
 
     def _flat_level(self, h: int) -> int:
         s = self.s
-        if not self._free(h):
+        if not self.free(h):
             return -99
         from analysis.solver.bound_ponds import _shapes
 
         tris, pairs = _shapes(s)
         p = s.players[self.me]
-        level, lv, free = s.level, s.level[h], self._free
+        level, lv, free = s.level, s.level[h], self.free
         if ((p.villages + p.rice > 0 and s.map.is_central(h))
                 or (p.doubles > 0 and any(level[x] == lv and free(x) for x in pairs[h]))
                 or (s.triples > 0 and any(all(level[x] == lv and free(x) for x in tri)
@@ -161,7 +161,7 @@ class View:
             return lv
         return lv - 1
 
-    def _free(self, h: int) -> bool:
+    def free(self, h: int) -> bool:
         s = self.s
         return ((s.dev[h] < 0 or s.dev[h] == self.me) and not s.palace[h] and not s.irrigated[h]
                 and s.map.kind[h] != 0)
