@@ -304,6 +304,32 @@ def test_r10_r12_a_tile_that_covers_a_village_does_not_join_it() -> None:
     assert upper_bound(s) == 2
 
 
+def test_r15_r23_a_tile_that_cuts_no_city_joins_none_to_another() -> None:
+    """R15/R23/R28: mini-b, 2 AP, the mover in the city B2–B3 (palace 2). A village tile on
+    C3 would touch the opponent's city D2–E2…E6 (palace E6) too, but it may only lie on C3
+    and C2 or C4 (rice, not the opponent's D2, not the palace B2; covering B3, his own hex,
+    leaves the palace B2 next to C3): it cuts neither city, so it may not lie there at all
+    (R15). Nothing scores. The bound used to let the part D2–E4 that a cover of E5 cuts off
+    join his city through C3 (7 hexes, a palace of 6: 3 points)."""
+    from tests.helpers import put_dev, put_palace
+    from tests.test_solver import mini
+
+    s = mini(ap=2, tiles=("B2v", "B3v", "C2r", "C3r", "C4r", "D4r", "D2v", "E2v", "E3v", "E4v",
+                          "E5v", "E6v"))
+    put_palace(s, "B2", 2)
+    put_palace(s, "E6", 2)
+    put_dev(s, "B3", 0)
+    put_dev(s, "D2", 1)
+    s.irrigation_supply = 0  # no new pond; the one at D3 is enclosed already (R38)
+    s.triples, s.players[0].rice, s.players[0].villages = 0, 0, 0  # two-space tiles (R10)
+    s.players[0].doubles = max(s.players[0].doubles, 2)
+    s.discard.append(s.face_up)  # no face-up card: no festival (R31)
+    s.face_up = None
+    ref = solve_brute(s)
+    assert ref.optimal and ref.best == 0
+    assert upper_bound(s) == 0
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_bound_is_admissible(seed: int) -> None:
     check(seed, 2 if seed % 8 == 0 else 1)

@@ -13,12 +13,17 @@ Enumerating the hexes themselves is what keeps the bound tight on a crowded boar
 joins only the groups its new hexes touch, never more. A tile showing its village on a new hex
 covers its other hexes with rice (R10), flat on the same level (R12): where every tile that
 fits there covers a hex of a group next to it, that hex leaves its group, and a group that
-touches the new hex only there does not join (``covers``).
+touches the new hex only there does not join (``fits``, ``lost``). Where every tile's hexes are
+known, a city next to a new hex joins only where those hexes cut the new hex off its palace
+(R15, R23).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
+
+from analysis.solver.bound_view import component
 
 if TYPE_CHECKING:
     from analysis.solver.bound_palaces import Comps
@@ -64,28 +69,48 @@ def _growths(v: View, gi: int, cities: bool, k: int, least: int) -> list[Growth]
         f = v.flat(h)
         return 0 if f == level[h] else 1 if f == level[h] - 1 and k > 1 else 2
 
-    def covers(h: int, must: tuple[int, ...] = (), single: int = 0, lenient: bool = False
-               ) -> list[frozenset[int]]:
-        """The sets of group hexes a tile through ``h`` (and every hex of ``must``) covers
-        besides those: its other hexes lie flat on ``h``'s level (R12; with ``lenient``, one
-        level lower too, where the other tile may raise them first; those are not counted)
-        and are free (R11). Such a hex leaves its group (a rice hex, R10), and a group that
-        touches ``h`` only there does not join. ``single``: one-space tiles of his that may
-        lie there (central hexes, R14) and cover nothing else. Empty: no tile fits."""
-        lv = level[h]
-        found: set[frozenset[int]] = {NONE} if single > 0 and not must and s.map.is_central(h) else set()
-        shapes: list[tuple[int, ...]] = []
-        if me.doubles > 0:
-            shapes += [(h, x) for x in pairs[h]]
-        if s.triples > 0:
-            shapes += tris[h]
-        for shape in shapes:
-            rest = [x for x in shape if x != h and x not in must]
-            if len(rest) + len(must) + 1 != len(shape) or not all(
-                    v.free(x) and (level[x] == lv or lenient and level[x] == lv - 1) for x in rest):
-                continue
-            found.add(frozenset(x for x in rest if label[x] >= 0 and level[x] == lv))
-        return list(found)
+    memo: dict[tuple[object, ...], list[tuple[int, ...]]] = {}
+
+    def fits(h: int, lv: int, single: int = 0, raised: frozenset[int] = NONE,
+             avoid: frozenset[int] = NONE) -> list[tuple[int, ...]]:
+        """The other hexes of each tile of his that may lie on ``h`` on level ``lv`` (R10–R12):
+        free (R11), on that level now or in ``raised`` (hexes another tile lifts to it first),
+        none in ``avoid``. ``single``: one-space tiles of his that fit (central hexes, R14).
+        Empty: no tile fits."""
+        key = (h, lv, single > 0, raised, avoid)
+        got = memo.get(key)
+        if got is None:
+            got = [()] if single > 0 and s.map.is_central(h) else []
+            shapes: list[tuple[int, ...]] = []
+            if me.doubles > 0:
+                shapes += [(h, x) for x in pairs[h]]
+            if s.triples > 0:
+                shapes += tris[h]
+            for shape in shapes:
+                rest = tuple(x for x in shape if x != h)
+                if all(x not in avoid and v.free(x) and (level[x] == lv or x in raised) for x in rest):
+                    got.append(rest)
+            memo[key] = got
+        return got
+
+    def lost(rest: Iterable[int], lv: int) -> frozenset[int]:
+        """The group hexes among a tile's other hexes on level ``lv``: rice now (R10), so they
+        leave their group, and a group touching the new hex only there does not join."""
+        return frozenset(x for x in rest if label[x] >= 0 and level[x] == lv)
+
+    def lower(h: int, near: Iterable[int] | None = None) -> frozenset[int]:
+        """Free hexes next to ``h`` one level lower: the other tile may lift them first (only
+        those in ``near``, where given)."""
+        return frozenset(x for x in nbrs[h] if level[x] == level[h] - 1 and v.free(x)
+                         and (near is None or x in near))
+
+    def cut_off(o: int, cover: frozenset[int], new: dict[int, int]) -> bool:
+        """Whether the covered hexes part city ``o``'s palace from every new hex (R23), so
+        that what the new hexes join of it is a village again (R15)."""
+        if cover.isdisjoint(g.members[o]):
+            return False
+        kept = component(g.palace[o], set(g.members[o]) - cover, nbrs)
+        return not any(n in kept for h in new for n in nbrs[h])
 
     def touching(h: int, cover: frozenset[int] = NONE) -> set[int]:
         return {label[n] for n in nbrs[h] if label[n] >= 0 and n not in cover} - {gi}
@@ -93,14 +118,17 @@ def _growths(v: View, gi: int, cities: bool, k: int, least: int) -> list[Growth]
     out: dict[tuple[object, ...], Growth] = {}
 
     def emit(new: dict[int, int], lifts: dict[tuple[int, int], tuple[int, ...]],
-             cover: frozenset[int] = NONE) -> None:
+             cover: frozenset[int] = NONE, exact: bool = True) -> None:
         """Record the option with new hexes ``new`` (hex -> level it ends on), ``lifts``
         ((group, part) -> levels added to its highest raisable hexes, the most to the highest:
         for a rank key (R24) no other spread of the same raises is greater) and group hexes
-        ``cover`` under rice hexes: they leave the group, and join nothing."""
+        ``cover`` under rice hexes: they leave the group, and join nothing. ``exact``: every
+        tile's hexes are known (else another tile may cover more)."""
         joined = sorted({o for h in new for o in touching(h, cover)})
         if not cities and any(g.palace[o] >= 0 for o in joined):
             return
+        if exact and any(g.palace[o] >= 0 and not cut_off(o, cover, new) for o in joined):
+            return  # R15: the new hexes would join a city (its palace's part) to another
         # hexes lost by the group and the villages it joins (a city's part is counted by
         # ``View.split``, where the covered hexes are the cut)
         grow = len(new) - sum(1 for x in cover if label[x] == gi or label[x] in joined and g.palace[label[x]] < 0)
@@ -167,54 +195,81 @@ def _growths(v: View, gi: int, cities: bool, k: int, least: int) -> list[Growth]
                 if a != b:
                     emit({}, {a: (2,), b: (1,)})
     first = {h for m in members for h in nbrs[m] if label[h] < 0}
-    # a village tile through the hex, flat now (or, with two tiles, after the other one)
-    shown = {h: covers(h, single=me.villages, lenient=k > 1) if ready(h) == 0 else [NONE]
-             for h in first}
+
+    def shown(h: int, other: int = -1) -> list[frozenset[int]]:
+        """What a village tile on ``h`` covers: flat now, or with two tiles after the other
+        one (on ``other`` and next to it, where given; it does not cover ``other``) lifted
+        some of its hexes (those are not counted); none where no village tile fits. Where a
+        tile must first raise a neighbour (``ready``), not worked out: one option, no cover."""
+        if ready(h):
+            return [NONE]
+        if k == 1:
+            return list({lost(r, level[h]) for r in fits(h, level[h], me.villages)})
+        near = None if other < 0 else {other, *nbrs[other]}
+        avoid = NONE if other < 0 else frozenset((other,))
+        return list({lost(r, level[h]) for r in fits(h, level[h], me.villages, lower(h, near), avoid)})
+
     for h1 in first:
         r1 = ready(h1)
         if r1 > 1 or (k == 1 and r1):
             continue
-        for c in shown[h1]:
-            emit({h1: level[h1] + 1}, {}, c)
+        for c in shown(h1):
+            # with two tiles, the other one may lie anywhere (and cut a city)
+            emit({h1: level[h1] + 1}, {}, c, exact=k == 1)
         if k == 1:
             continue
+        lv = level[h1]
         if r1 == 0:
-            # a second tile on the new hex: the first, flat now, is any tile; its village
-            # hex may be a hex of a group it covers, raised (a lift) instead of lost
-            for c in covers(h1, single=me.villages + me.rice):
-                emit({h1: level[h1] + 2}, {}, c)
+            # Two tiles on the new hex: the first, flat now, any tile; the second shows its
+            # village on it, flat one level up (on hexes the first lifted, or on that level
+            # now). The first's village hex may be a group hex it covers, raised (a lift)
+            # instead of lost; then the second does not cover it.
+            for ra in fits(h1, lv, me.villages + me.rice):
+                ca = lost(ra, lv)
+                for rb in fits(h1, lv + 1, me.villages, frozenset(ra)):
+                    cb = lost(rb, lv + 1)
+                    emit({h1: lv + 2}, {}, ca | cb)
+                    for y in ca - set(rb):
+                        part = part_of(y)
+                        emit({h1: lv + 2}, {part: (1,)} if part else {}, ca - {y} | cb)
+            # The village tile on h1 first, flat now; its rice hex y under the other tile's
+            # village hex, two levels up; that tile does not cover h1.
+            for r in fits(h1, lv):
+                c = lost(r, lv)
                 for y in c:
                     part = part_of(y)
-                    emit({h1: level[h1] + 2}, {part: (1,)} if part else {}, c - {y})
-            # the village tile on h1 first, flat now: its rice hex under the other tile's
-            # village hex, two levels up
-            for c in covers(h1):
-                for y in c:
-                    part = part_of(y)
-                    emit({h1: level[h1] + 1}, {part: (2,)} if part else {}, c - {y})
+                    for rt in fits(y, lv + 1, me.villages, frozenset(r), frozenset((h1,))):
+                        emit({h1: lv + 1}, {part: (2,)} if part else {}, c - {y} | lost(rt, lv + 1))
         joined1 = touching(h1)
         if r1 == 1:
             for o in [gi, *joined1]:
                 for i, (_, _, hexes) in enumerate(v.parts(o)):
                     if _raisable(v, hexes, k):
                         # one tile's rice hex may lie under the other's village hex
-                        emit({h1: level[h1] + 1}, {(o, i): (2,)})
-                        emit({h1: level[h1] + 2}, {(o, i): (1,)})
+                        emit({h1: lv + 1}, {(o, i): (2,)}, exact=False)
+                        emit({h1: lv + 2}, {(o, i): (1,)}, exact=False)
         region = members | {h1} | {x for o in joined1 for x in g.members[o]}
         for h2 in {h for x in region for h in nbrs[x] if label[h] < 0 and h != h1}:
             r2 = ready(h2)
             if r2 > 1 or r1 + r2 > 1 or h2 < h1 and h2 in first:
                 continue  # both need a tile first, or the pair was met from h2
-            for c1 in shown[h1]:
-                for c2 in shown[h2] if h2 in shown else (
-                        covers(h2, single=me.villages, lenient=True) if r2 == 0 else [NONE]):
-                    emit({h1: level[h1] + 1, h2: level[h2] + 1}, {}, c1 | c2)
-            if h2 in nbrs[h1] and level[h1] == level[h2]:
-                # one tile, flat (R12), may show its village on one and rice on the other,
-                # under the other tile's village hex
+            # each new hex its own village tile, which does not cover the other
+            for c1 in shown(h1, h2):
+                for c2 in shown(h2, h1):
+                    emit({h1: lv + 1, h2: level[h2] + 1}, {}, c1 | c2, exact=not r1 + r2)
+            if h2 in nbrs[h1] and lv == level[h2] and r1 + r2 == 0:
+                # One tile, flat (R12), shows its village on one and rice on the other, under
+                # the other tile's village hex, flat one level up, which does not cover the
+                # first village.
                 for up, low in ((h1, h2), (h2, h1)):
-                    for c in covers(low, (up,)) if r1 + r2 == 0 else [NONE]:
-                        emit({up: level[up] + 2, low: level[low] + 1}, {}, c)
+                    for r in fits(low, lv):
+                        if up in r:
+                            rest = tuple(x for x in r if x != up)
+                            for r_up in fits(up, lv + 1, me.villages, frozenset(rest), frozenset((low,))):
+                                emit({up: lv + 2, low: lv + 1}, {}, lost(rest, lv) | lost(r_up, lv + 1))
+            elif h2 in nbrs[h1] and lv == level[h2]:
+                for up, low in ((h1, h2), (h2, h1)):
+                    emit({up: lv + 2, low: lv + 1}, {}, exact=False)
     got = v.growths[gi, cities, k, least] = list(out.values())
     return got
 
