@@ -330,6 +330,20 @@ def test_r15_r23_a_tile_that_cuts_no_city_joins_none_to_another() -> None:
     assert upper_bound(s) == 0
 
 
+@pytest.mark.parametrize(("agreement", "seed", "best"), [(False, 174, 10), (True, 295, 6)])
+def test_r23_r28_new_palaces_in_parts_of_a_city_count_only_what_the_tiles_cut_off(
+        agreement: bool, seed: int, best: int) -> None:
+    """R23/R28/R29: self-play positions with 3 AP where the bound used to allow 2 points more
+    than the best line (12 for 10, 8 for 6), through palaces in parts cut off a city: with two
+    tiles these are now worked out hex by hex (``bound_growth``), and several such palaces
+    hold no more than all the parts the covered hexes cut off the old palace
+    (``View.split_total``). The bound now meets the best."""
+    s = agreement_position(seed, 3) if agreement else position(seed, 3)
+    ref = solve_brute(s)
+    assert ref.optimal and ref.best == best
+    assert upper_bound(s) == best
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_bound_is_admissible(seed: int) -> None:
     check(seed, 2 if seed % 8 == 0 else 1)

@@ -24,7 +24,8 @@ check it against the brute force. The bound relaxes the turn into *events* and a
   entry (≥ 1 AP, the cheapest one when no tile can change the paths; it lands in one group
   only), or by a tile joining his group to this one (a growth tile). Parts cut off a group
   (R23) may get palaces of their own: ``j`` of them cost ``j`` actions and a developer of his
-  each, and their values add up to no more than their hexes (villages they join included);
+  each, and their values add up to no more than their hexes (villages they join included;
+  of the city, no more than all the parts the covered hexes cut off, ``View.split_total``);
   one new palace must out-rank the opponents left in its part.
 - **pond events** (R37, R38; ``bound_ponds.py``): enclosing a pond (grown by irrigating its
   bare neighbours, or a new pond made by irrigation) scores 3 per space. Its bare neighbours

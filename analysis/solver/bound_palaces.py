@@ -202,7 +202,8 @@ def palace_events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
                 above = sum(1 for h in members if s.dev[h] >= 0 and s.dev[h] != v.me and s.level[h] > reach)
                 joinable = sorted((_joined_size(v, o, v.opp_top[o] > reach, reach, 2 * k) for o in within),
                                   reverse=True)
-                size = len(members) - 2 - above + k + sum(joinable[:2 * k])
+                # all the parts together: no more than the covered hexes cut off the palace
+                size = min(len(members) - 2 - above, v.split_total(gi, 2 * k)) + k + sum(joinable[:2 * k])
                 have = v.count[gi] + sum(v.count[o] for o in within)
                 # One new palace: in the part he must out-rank the opponents left there too.
                 levels: dict[int, list[int]] = {}
@@ -210,9 +211,9 @@ def palace_events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
                     if s.dev[h] >= 0 and s.dev[h] != v.me and s.level[h] <= reach:
                         levels.setdefault(s.dev[h], []).append(s.level[h])
                 part = (max(0, len(members) - 2 - above), levels)
-                if k == 1:
-                    for grow, comps, joined in one_tile_growths(v, gi, True):
-                        second += _ranked_options(v, gi, 1, grow, joined, 0, comps=comps, part=part)
+                if k <= 2:
+                    for grow, comps, joined in (one_tile_growths if k == 1 else two_tile_growths)(v, gi, True):
+                        second += _ranked_options(v, gi, k, grow, joined, 0, comps=comps, part=part)
                 else:
                     second += _ranked_options(v, gi, k, k, list(within), 0, reach=reach, part=part)
                 for j in range(2, 4):

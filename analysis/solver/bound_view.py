@@ -63,7 +63,7 @@ class View:
         self._flat: dict[int, int] = {}
         self._around: dict[int, list[int]] = {}
         self._parts: dict[int, list[tuple[list[int], int, set[int]]]] = {}
-        self._split: dict[int, list[int]] = {}
+        self._split: dict[int, tuple[list[int], list[int]]] = {}
         self.growths: dict[tuple[int, bool, int, int], list[tuple[int, Comps, list[int]]]] = {}  # bound_growth
         self._events: list[tuple[int, list[tuple[int, ...]]]] | None = None
         self._ponds: list[tuple[int, ...]] | None = None
@@ -116,23 +116,43 @@ class View:
         ``cuts`` of its hexes are covered (R23; a cover needs no developer there, R11, though
         his own may step aside, and no palace): exact for one or two covered hexes, else
         every hex but the palace and the covered ones. A village: its size."""
-        g, s = self.g, self.s
-        members, ph = g.members[gi], g.palace[gi]
+        members, ph = self.g.members[gi], self.g.palace[gi]
         if ph < 0:
             return len(members)
-        got = self._split.get(gi)
-        if got is None:
-            coverable = [h for h in members if not s.palace[h] and s.dev[h] in (-1, self.me)]
-            inside = set(members)
-            best = [0, 0, 0]
-            for c in (1, 2):
-                for cut in combinations(coverable, c):
-                    left = inside - set(cut)
-                    best[c] = max(best[c], largest_part(left - component(ph, left, s.map.nbrs), s.map.nbrs))
-            got = self._split[gi] = best
+        got = self._cuts(gi)[0]
         if cuts <= 2:
             return max(got[1:cuts + 1], default=0)
         return max(got[1], got[2], len(members) - 1 - 3)
+
+    def split_total(self, gi: int, cuts: int) -> int:
+        """Most hexes of city ``gi`` all the parts cut off its palace may hold together, as in
+        ``split`` (every hex but the palace and the covered ones for more than two)."""
+        members = self.g.members[gi]
+        if self.g.palace[gi] < 0:
+            return len(members)
+        got = self._cuts(gi)[1]
+        if cuts <= 2:
+            return max(got[1:cuts + 1], default=0)
+        return max(got[1], got[2], len(members) - 1 - 3)
+
+    def _cuts(self, gi: int) -> tuple[list[int], list[int]]:
+        """Per number of covered hexes (1, 2) of city ``gi``: the largest part cut off its
+        palace, and all the parts together (cached)."""
+        got = self._split.get(gi)
+        if got is None:
+            g, s = self.g, self.s
+            members, ph = g.members[gi], g.palace[gi]
+            coverable = [h for h in members if not s.palace[h] and s.dev[h] in (-1, self.me)]
+            inside = set(members)
+            best, total = [0, 0, 0], [0, 0, 0]
+            for c in (1, 2):
+                for cut in combinations(coverable, c):
+                    left = inside - set(cut)
+                    off = left - component(ph, left, s.map.nbrs)
+                    best[c] = max(best[c], largest_part(off, s.map.nbrs))
+                    total[c] = max(total[c], len(off))
+            got = self._split[gi] = (best, total)
+        return got
 
     def flat(self, h: int) -> int:
         """A level that ``k`` tiles raise hex ``h`` to at most ``k`` above: its level if a tile
