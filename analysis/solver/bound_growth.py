@@ -70,6 +70,7 @@ def _growths(v: View, gi: int, cities: bool, k: int, least: int) -> list[Growth]
         return 0 if f == level[h] else 1 if f == level[h] - 1 and k > 1 else 2
 
     memo: dict[tuple[object, ...], list[tuple[int, ...]]] = {}
+    covers: dict[tuple[object, ...], list[frozenset[int]]] = {}
 
     def fits(h: int, lv: int, single: int = 0, raised: frozenset[int] = NONE,
              avoid: frozenset[int] = NONE) -> list[tuple[int, ...]]:
@@ -203,11 +204,16 @@ def _growths(v: View, gi: int, cities: bool, k: int, least: int) -> list[Growth]
         tile must first raise a neighbour (``ready``), not worked out: one option, no cover."""
         if ready(h):
             return [NONE]
-        if k == 1:
-            return list({lost(r, level[h]) for r in fits(h, level[h], me.villages)})
-        near = None if other < 0 else {other, *nbrs[other]}
-        avoid = NONE if other < 0 else frozenset((other,))
-        return list({lost(r, level[h]) for r in fits(h, level[h], me.villages, lower(h, near), avoid)})
+        raised, avoid = NONE, NONE
+        if k > 1:
+            raised = lower(h, None if other < 0 else {other, *nbrs[other]})
+            if other in nbrs[h]:  # a tile on h covers only h's neighbours
+                avoid = frozenset((other,))
+        key = (h, raised, avoid)
+        got = covers.get(key)
+        if got is None:
+            got = covers[key] = list({lost(r, level[h]) for r in fits(h, level[h], me.villages, raised, avoid)})
+        return got
 
     for h1 in first:
         r1 = ready(h1)
