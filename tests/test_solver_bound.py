@@ -280,6 +280,17 @@ def test_r10_r12_two_tiles_join_only_the_groups_their_hexes_touch() -> None:
     assert upper_bound(s) == 2
 
 
+def two_space_tiles_only(s: GameState) -> None:
+    """Keep a hand-built mini-b position to what the test is about: no irrigation left (no new
+    pond; the one at D3 is enclosed already, R38), two-space tiles only (R10), and no face-up
+    card, so no festival (R31)."""
+    s.irrigation_supply = 0
+    s.triples, s.players[0].rice, s.players[0].villages = 0, 0, 0
+    s.players[0].doubles = max(s.players[0].doubles, 2)
+    s.discard.append(s.face_up)
+    s.face_up = None
+
+
 def test_r10_r12_a_tile_that_covers_a_village_does_not_join_it() -> None:
     """R10/R12/R28: mini-b, 2 AP, the mover in the village B2–B3–C2–C3 (4 hexes, a palace of 4
     now: 2 points). D2 touches it and the one-hex village E3, so a village tile on D2 would
@@ -294,11 +305,7 @@ def test_r10_r12_a_tile_that_covers_a_village_does_not_join_it() -> None:
     s = mini(ap=2, tiles=("B2v", "B3v", "C2v", "C3v", "D2r", "C4r", "D4r", "E4r",
                           *tower("E2", 2, "r"), "E3v"))
     put_dev(s, "C3", 0)
-    s.irrigation_supply = 0  # no new pond; the one at D3 is enclosed already (R38)
-    s.triples, s.players[0].rice, s.players[0].villages = 0, 0, 0  # two-space tiles (R10)
-    s.players[0].doubles = max(s.players[0].doubles, 2)
-    s.discard.append(s.face_up)  # no face-up card: no festival (R31)
-    s.face_up = None
+    two_space_tiles_only(s)
     ref = solve_brute(s)
     assert ref.best == 2 and ref.line_text == "palace B2 4"
     assert upper_bound(s) == 2
@@ -320,11 +327,7 @@ def test_r15_r23_a_tile_that_cuts_no_city_joins_none_to_another() -> None:
     put_palace(s, "E6", 2)
     put_dev(s, "B3", 0)
     put_dev(s, "D2", 1)
-    s.irrigation_supply = 0  # no new pond; the one at D3 is enclosed already (R38)
-    s.triples, s.players[0].rice, s.players[0].villages = 0, 0, 0  # two-space tiles (R10)
-    s.players[0].doubles = max(s.players[0].doubles, 2)
-    s.discard.append(s.face_up)  # no face-up card: no festival (R31)
-    s.face_up = None
+    two_space_tiles_only(s)
     ref = solve_brute(s)
     assert ref.optimal and ref.best == 0
     assert upper_bound(s) == 0
