@@ -116,21 +116,18 @@ class View:
         ``cuts`` of its hexes are covered (R23; a cover needs no developer there, R11, though
         his own may step aside, and no palace): exact for one or two covered hexes, else
         every hex but the palace and the covered ones. A village: its size."""
-        members, ph = self.g.members[gi], self.g.palace[gi]
-        if ph < 0:
-            return len(members)
-        got = self._cuts(gi)[0]
-        if cuts <= 2:
-            return max(got[1:cuts + 1], default=0)
-        return max(got[1], got[2], len(members) - 1 - 3)
+        return self._cut_off(gi, cuts, 0)
 
     def split_total(self, gi: int, cuts: int) -> int:
         """Most hexes of city ``gi`` all the parts cut off its palace may hold together, as in
         ``split`` (every hex but the palace and the covered ones for more than two)."""
+        return self._cut_off(gi, cuts, 1)
+
+    def _cut_off(self, gi: int, cuts: int, which: int) -> int:
         members = self.g.members[gi]
         if self.g.palace[gi] < 0:
             return len(members)
-        got = self._cuts(gi)[1]
+        got = self._cuts(gi)[which]
         if cuts <= 2:
             return max(got[1:cuts + 1], default=0)
         return max(got[1], got[2], len(members) - 1 - 3)
