@@ -19,10 +19,11 @@ check it against the brute force. The bound relaxes the turn into *events* and a
   ``k − d + 1`` levels at most above ``flat``. What one or two tiles may do is worked out hex
   by hex (``bound_growth.py``: a group joins only the groups its new hexes touch, less the
   group hexes the tile itself covers); more tiles pool the groups' free hexes. An opponent
-  he cannot beat must be cut off (R23): his hexes and one covered hex leave the group. A 0-AP move (R27) never leaves the terrain
-  it starts on, so a developer reaches a village group from outside only by a paid move or an
-  entry (≥ 1 AP, the cheapest one when no tile can change the paths; it lands in one group
-  only), or by a tile joining his group to this one (a growth tile). Parts cut off a group
+  he cannot beat must be cut off (R23): his hexes and one covered hex leave the group. A
+  0-AP move (R27) never leaves the terrain it starts on, so a developer reaches a village
+  group from outside only by a paid move or an entry (≥ 1 AP, the cheapest one when no tile
+  can change the paths; it lands in one group only), or by a tile joining his group to this
+  one (a growth tile). Parts cut off a group
   (R23) may get palaces of their own: ``j`` of them cost ``j`` actions and a developer of his
   each, and their values add up to no more than their hexes (villages they join included;
   of the city, no more than all the parts the covered hexes cut off, ``View.split_total``);

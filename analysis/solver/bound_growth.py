@@ -13,7 +13,7 @@ Enumerating the hexes themselves is what keeps the bound tight on a crowded boar
 joins only the groups its new hexes touch, never more. A tile showing its village on a new hex
 covers its other hexes with rice (R10), flat on the same level (R12): where every tile that
 fits there covers a hex of a group next to it, that hex leaves its group, and a group that
-touches the new hex only there does not join (``fits``, ``lost``). Where every tile's hexes are
+touches the new hex only there does not join (``View.tiles``, ``lost``). Where every tile's hexes are
 known, a city next to a new hex joins only where those hexes cut the new hex off its palace
 (R15, R23).
 """
@@ -55,11 +55,8 @@ def _growths(v: View, gi: int, cities: bool, k: int, least: int) -> list[Growth]
     got = v.growths.get((gi, cities, k, least))
     if got is not None:
         return got
-    from analysis.solver.bound_ponds import _shapes
-
     s, g = v.s, v.g
     nbrs, level, label = s.map.nbrs, s.level, g.label
-    tris, pairs = _shapes(s)
     me = s.players[v.me]
     NONE = frozenset[int]()
 
@@ -69,30 +66,8 @@ def _growths(v: View, gi: int, cities: bool, k: int, least: int) -> list[Growth]
         f = v.flat(h)
         return 0 if f == level[h] else 1 if f == level[h] - 1 and k > 1 else 2
 
-    memo: dict[tuple[object, ...], list[tuple[int, ...]]] = {}
     covers: dict[tuple[object, ...], list[frozenset[int]]] = {}
-
-    def fits(h: int, lv: int, single: int = 0, raised: frozenset[int] = NONE,
-             avoid: frozenset[int] = NONE) -> list[tuple[int, ...]]:
-        """The other hexes of each tile of his that may lie on ``h`` on level ``lv`` (R10–R12):
-        free (R11), on that level now or in ``raised`` (hexes another tile lifts to it first),
-        none in ``avoid``. ``single``: one-space tiles of his that fit (central hexes, R14).
-        Empty: no tile fits."""
-        key = (h, lv, single > 0, raised, avoid)
-        got = memo.get(key)
-        if got is None:
-            got = [()] if single > 0 and s.map.is_central(h) else []
-            shapes: list[tuple[int, ...]] = []
-            if me.doubles > 0:
-                shapes += [(h, x) for x in pairs[h]]
-            if s.triples > 0:
-                shapes += tris[h]
-            for shape in shapes:
-                rest = tuple(x for x in shape if x != h)
-                if all(x not in avoid and v.free(x) and (level[x] == lv or x in raised) for x in rest):
-                    got.append(rest)
-            memo[key] = got
-        return got
+    fits = v.tiles
 
     def lost(rest: Iterable[int], lv: int) -> frozenset[int]:
         """The group hexes among a tile's other hexes on level ``lv``: rice now (R10), so they
@@ -263,19 +238,19 @@ def _growths(v: View, gi: int, cities: bool, k: int, least: int) -> list[Growth]
             for c1 in shown(h1, h2):
                 for c2 in shown(h2, h1):
                     emit({h1: lv + 1, h2: level[h2] + 1}, {}, c1 | c2, exact=not r1 + r2)
-            if h2 in nbrs[h1] and lv == level[h2] and r1 + r2 == 0:
+            if h2 in nbrs[h1] and lv == level[h2]:
                 # One tile, flat (R12), shows its village on one and rice on the other, under
                 # the other tile's village hex, flat one level up, which does not cover the
-                # first village.
+                # first village (worked out where both lie flat now).
                 for up, low in ((h1, h2), (h2, h1)):
+                    if r1 + r2:
+                        emit({up: lv + 2, low: lv + 1}, {}, exact=False)
+                        continue
                     for r in fits(low, lv):
                         if up in r:
                             rest = tuple(x for x in r if x != up)
                             for r_up in fits(up, lv + 1, me.villages, frozenset(rest), frozenset((low,))):
                                 emit({up: lv + 2, low: lv + 1}, {}, lost(rest, lv) | lost(r_up, lv + 1))
-            elif h2 in nbrs[h1] and lv == level[h2]:
-                for up, low in ((h1, h2), (h2, h1)):
-                    emit({up: lv + 2, low: lv + 1}, {}, exact=False)
     got = v.growths[gi, cities, k, least] = list(out.values())
     return got
 

@@ -61,6 +61,7 @@ class View:
         self.arrival = self._arrivals()
         self.link = links(ap, tuple(tuple(m) for m in self.g.members))  # read only (cached)
         self._flat: dict[int, int] = {}
+        self._tiles: dict[tuple[object, ...], list[tuple[int, ...]]] = {}
         self._around: dict[int, list[int]] = {}
         self._parts: dict[int, list[tuple[list[int], int, set[int]]]] = {}
         self._split: dict[int, tuple[list[int], list[int]]] = {}
@@ -163,20 +164,38 @@ class View:
         return got
 
     def _flat_level(self, h: int) -> int:
-        s = self.s
         if not self.free(h):
             return -99
-        from analysis.solver.bound_ponds import _shapes
+        p = self.s.players[self.me]
+        lv = self.s.level[h]
+        return lv if self.tiles(h, lv, p.villages + p.rice) else lv - 1
 
-        tris, pairs = _shapes(s)
-        p = s.players[self.me]
-        level, lv, free = s.level, s.level[h], self.free
-        if ((p.villages + p.rice > 0 and s.map.is_central(h))
-                or (p.doubles > 0 and any(level[x] == lv and free(x) for x in pairs[h]))
-                or (s.triples > 0 and any(all(level[x] == lv and free(x) for x in tri)
-                                          for tri in tris[h]))):
-            return lv
-        return lv - 1
+    def tiles(self, h: int, lv: int, single: int = 0, raised: frozenset[int] = frozenset(),
+              avoid: frozenset[int] = frozenset()) -> list[tuple[int, ...]]:
+        """The other hexes of each tile of his that may lie on ``h`` on level ``lv`` (R10–R12):
+        free (R11), on that level now or in ``raised`` (hexes another tile lifts to it first),
+        none in ``avoid``. ``single``: one-space tiles of his that fit (central hexes, R14).
+        Empty: no tile fits. Cached."""
+        key = (h, lv, single > 0, raised, avoid)
+        got = self._tiles.get(key)
+        if got is None:
+            from analysis.solver.bound_ponds import _shapes
+
+            s = self.s
+            tris, pairs = _shapes(s)
+            got = [()] if single > 0 and s.map.is_central(h) else []
+            shapes: list[tuple[int, ...]] = []
+            if s.players[self.me].doubles > 0:
+                shapes += [(h, x) for x in pairs[h]]
+            if s.triples > 0:
+                shapes += tris[h]
+            level, free = s.level, self.free
+            for shape in shapes:
+                rest = tuple(x for x in shape if x != h)
+                if all(x not in avoid and free(x) and (level[x] == lv or x in raised) for x in rest):
+                    got.append(rest)
+            self._tiles[key] = got
+        return got
 
     def free(self, h: int) -> bool:
         s = self.s
