@@ -4,7 +4,8 @@ An opportunity is a village group or city where a palace can be built or enlarge
 a pond that can be enclosed (R38); festivals (R30–R34) are finished by the replay's leaf step.
 A recipe is a short action sequence that scores one opportunity: the scoring action alone, or
 one enabling action first (a developer entering or moving in to win the highest position —
-climbing terraces —, a tile that grows a group or covers a pond's last bare neighbours). Each
+climbing terraces —, a tile that grows a group or covers a pond's last bare neighbours), or a
+whole line that encloses a pond (``pond_lines.py``). Each
 recipe carries its AP cost, its points, the points it hands to opponents, the palace piece it
 takes and a footprint (hexes it writes or reads) so that CP-SAT can combine independent ones.
 The derivation is not claimed complete: the engine proves optimality separately (cpsat.py).
@@ -15,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from analysis.solver.common import Deadline, step_outcome
-from core.actions import Action, Enter, Irrigate, Move, Palace, Tile
+from analysis.solver.pond_lines import pond_lines
+from core.actions import Action, Enter, Irrigate, Move, Palace, Tile, Token
 from core.errors import IllegalAction
 from core.groups import all_ponds, pond_ring
 from core.legality import PALACE_VALUES
@@ -100,12 +102,17 @@ def _opportunity(s: GameState, a: Action) -> str:
     return "pond:" + ",".join(str(h) for h in hexes)
 
 
-def _recipe(s: GameState, actions: list[Action], region: set[int]) -> Recipe | None:
-    """Push ``actions`` in order on ``s`` (restored after) and describe what they earn."""
+def _recipe(s: GameState, actions: list[Action], region: set[int], token: bool = False) -> Recipe | None:
+    """Push ``actions`` in order on ``s`` (restored after; with ``token``, after the action
+    token, R7, which the model adds to the line) and describe what they earn."""
     pts = handed = cost = pushed = 0
     ap = s.turn.ap
     last = actions[-1]
     try:
+        if token:
+            s.push(Token())
+            pushed += 1
+            ap += 1
         for a in actions[:-1]:
             o = step_outcome(s, a)
             pushed += 1
@@ -146,10 +153,14 @@ def derive(s: GameState, budget: int, deadline: Deadline | None = None, two_step
     (the recipes are only the incumbent's source: the proof never relies on them)."""
     found: dict[tuple[Action, ...], Recipe] = {}
 
-    def add(actions: list[Action], region: set[int]) -> None:
-        r = _recipe(s, actions, region)
+    def add(actions: list[Action], region: set[int], token: bool = False) -> None:
+        r = _recipe(s, actions, region, token)
         if r is not None and r.cost <= budget:
             found.setdefault(r.actions, r)
+
+    # Whole lines that enclose a pond first: on a busy board they are the biggest scores.
+    for line, token in pond_lines(s, budget, deadline):
+        add(line, set(), token)
 
     singles: list[Action] = [*_palace_singles(s), *_pond_closers(s, budget)]
     for a in singles:

@@ -1,0 +1,230 @@
+"""Whole-turn lines that enclose a pond for the mover: the CP-SAT engine's longest recipes.
+
+Enclosing a pond (R37, R38) is the biggest score of a busy board, and it takes a chain of
+actions no one- or two-step recipe holds: first win the highest position on the ring (R24,
+R25: a developer moves or enters onto a ring hex, perhaps onto a tile laid to lift it), then
+cover every bare neighbour with land tiles lying flat (R12; the last one encloses the pond
+and scores it), perhaps after irrigating some of them to enlarge the pond (R37, 3 more per
+space). The covering tiles are found by an exact search for the fewest that fit the AP (a set
+cover over the legal placements, R10–R15), so a pond that can be closed in the budget is
+closed in the fewest tiles. The engine checks every step as it is pushed; these lines are
+only the incumbent's source, never the proof (``cpsat.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analysis.solver.common import Deadline
+from core.actions import Action, Enter, Irrigate, Move, Tile, Token
+from core.errors import IllegalAction
+from core.groups import all_ponds, pond_at, pond_ring
+from core.legality import ring_holder
+from core.movegen import tile_placements
+from core.state import GameState
+
+NODES = 4000  # cover-search nodes per pond and start, so that one pond cannot eat the limit
+
+
+def pond_lines(s: GameState, budget: int, deadline: Deadline | None = None
+               ) -> Iterator[tuple[list[Action], bool]]:
+    """(actions, needs the token) for lines that enclose a pond, with ``budget`` AP (the
+    token's included where it is still playable, R7). ``s`` is left as it was."""
+    c = s.copy()
+    token = budget > c.turn.ap and c.is_legal(Token())
+    if token:
+        c.push(Token())
+    ap0 = s.turn.ap
+    for pond in all_ponds(c.map.hexes, c.irrigated, c.map.nbrs):
+        if deadline is not None and deadline.over():
+            return
+        ring = pond_ring(pond, c.map.nbrs)
+        bare = [h for h in ring if c.level[h] == 0]
+        if not bare or -(-len(bare) // 3) > c.turn.ap:
+            continue
+        for pre in _holder_steps(c, ring):
+            if deadline is not None and deadline.over():
+                return
+            done = _push_all(c, pre)
+            if done == len(pre):
+                for cover in _covers(c, pond[0], deadline):
+                    line = pre + cover
+                    yield line, token and _cost(s, line) > ap0
+            for _ in range(done):
+                c.pop()
+
+
+def _cost(s: GameState, line: list[Action]) -> int:
+    c = s.copy()
+    if c.is_legal(Token()):
+        c.push(Token())
+    start = c.turn.ap
+    for a in line:
+        c.push(a)
+    return start - c.turn.ap
+
+
+def _push_all(c: GameState, line: list[Action]) -> int:
+    done = 0
+    for a in line:
+        try:
+            c.push(a)
+        except IllegalAction:
+            break
+        done += 1
+    return done
+
+
+def _holder_steps(c: GameState, ring: list[int]) -> list[list[Action]]:
+    """Cheap ways for the mover to hold the highest position on the ring (R24, R25): none if
+    he holds it; else developers moving or entering onto ring hexes (R26, R27), the one that
+    raises his key most first, perhaps after a tile lifts ring hexes one level (R12) — the
+    cheapest few."""
+    me = c.to_move
+    if ring_holder(c, ring) == me:
+        return [[]]
+    ring_set = set(ring)
+    found: list[tuple[int, list[Action]]] = []
+    start = c.turn.ap
+
+    def key() -> tuple[int, ...]:
+        return tuple(sorted((c.level[h] for h in ring if c.dev[h] == me), reverse=True))
+
+    def arrivals() -> Iterator[Action]:
+        for h in ring:
+            if c.level[h] > 0 and c.dev[h] < 0 and not c.palace[h]:
+                for src in c.map.hexes:
+                    if c.dev[src] == me and src != h:
+                        yield Move(src, h)
+                yield Enter(h)
+
+    def greedy(prefix: list[Action], steps: int) -> None:
+        """Every arrival that makes him the holder; where none does, the one that raises his
+        key most (the cheapest of those), and again, up to ``steps``."""
+        line = list(prefix)
+        pushed = 0
+        for _ in range(steps):
+            best: tuple[tuple[int, ...], int, Action] | None = None
+            done = False
+            for a in arrivals():
+                before = c.turn.ap
+                try:
+                    c.push(a)
+                except IllegalAction:
+                    continue
+                k, spent = key(), before - c.turn.ap
+                if ring_holder(c, ring) == me:
+                    found.append((start - c.turn.ap, [*line, a]))
+                    done = True
+                c.pop()
+                if best is None or (k, -spent) > (best[0], -best[1]):
+                    best = (k, spent, a)
+            if done or best is None:
+                break
+            c.push(best[2])
+            pushed += 1
+            line.append(best[2])
+        for _ in range(pushed):
+            c.pop()
+
+    greedy([], 3)
+    for tile, _ in list(tile_placements(c, c.turn.ap - 1)):
+        if not ring_set & set(tile.hexes) or any(c.level[h] == 0 for h in tile.hexes):
+            continue  # a lift raises a ring hex that is land already
+        try:
+            c.push(tile)
+        except IllegalAction:
+            continue
+        greedy([tile], 2)
+        c.pop()
+    found.sort(key=lambda f: (f[0], len(f[1])))
+    out: list[list[Action]] = []
+    for _, line in found:
+        if line not in out:
+            out.append(line)
+        if len(out) >= 4:
+            break
+    return out
+
+
+def _covers(c: GameState, seed: int, deadline: Deadline | None) -> Iterator[list[Action]]:
+    """Lines of flat tiles that cover every bare neighbour of the pond holding ``seed`` (R12,
+    R38), the fewest tiles first (iterative deepening); and with irrigations of bare
+    neighbours first where the AP allow (R37: each one adds a space, 3 more points)."""
+    nodes = [0]
+    best = _cover_search(c, seed, deadline, nodes)
+    if best is None:
+        return
+    yield best
+    # Enlarged ponds: irrigate bare neighbours one by one while a cover still fits.
+    line: list[Action] = []
+    while c.irrigation_supply > 0 and c.turn.ap > 1:
+        pond = pond_at(seed, c.irrigated, c.map.nbrs)
+        grown = None
+        for h in pond_ring(pond, c.map.nbrs):
+            if c.level[h] != 0:
+                continue
+            try:
+                c.push(Irrigate(h))
+            except IllegalAction:
+                continue
+            nodes[0] = 0
+            cover = _cover_search(c, seed, deadline, nodes)
+            if cover is not None:
+                grown = h
+                yield [*line, Irrigate(h), *cover]
+                break
+            c.pop()
+        if grown is None:
+            break
+        line.append(Irrigate(grown))
+    for _ in line:
+        c.pop()
+
+
+def _cover_search(c: GameState, seed: int, deadline: Deadline | None, nodes: list[int]
+                  ) -> list[Action] | None:
+    """The fewest flat tiles, in the AP left, covering the pond's bare neighbours (the last
+    one encloses it), or None."""
+    for depth in range(1, c.turn.ap + 1):
+        line: list[Action] = []
+        if _dfs(c, seed, depth, line, deadline, nodes):
+            return line
+        if nodes[0] > NODES:
+            return None
+    return None
+
+
+def _dfs(c: GameState, seed: int, depth: int, line: list[Action], deadline: Deadline | None,
+         nodes: list[int]) -> bool:
+    ring = pond_ring(pond_at(seed, c.irrigated, c.map.nbrs), c.map.nbrs)
+    bare = {h for h in ring if c.level[h] == 0}
+    if not bare:
+        return True
+    if depth <= 0 or -(-len(bare) // 3) > depth or nodes[0] > NODES:
+        return False
+    if deadline is not None and deadline.over():
+        return False
+    by_hex: dict[int, list[Tile]] = {h: [] for h in bare}
+    for tile, _ in tile_placements(c, c.turn.ap):
+        hs = tile.hexes
+        if any(c.level[h] != 0 for h in hs):
+            continue
+        for h in hs:
+            if h in by_hex:
+                by_hex[h].append(tile)
+    h = min(bare, key=lambda x: len(by_hex[x]))
+    cands = sorted(by_hex[h], key=lambda t: -sum(1 for x in t.hexes if x in bare))
+    for tile in cands:
+        nodes[0] += 1
+        try:
+            c.push(tile)
+        except IllegalAction:
+            continue
+        line.append(tile)
+        if _dfs(c, seed, depth - 1, line, deadline, nodes):
+            c.pop()
+            return True
+        line.pop()
+        c.pop()
+    return False

@@ -1,0 +1,76 @@
+"""Whole-turn pond enclosures (issue 5, R37, R38): on a busy Java-Centre board the biggest score
+is often a pond that takes five or six tiles and a developer's walk to close. The one- and
+two-step recipes never reach it; ``pond_lines`` does, and the CP-SAT engine must report it.
+
+The two positions are turns of a seeded game of four ``planner`` players (seed 30, turns 33
+and 27; ``puzzles.mine.planner_turns``), kept as files because those games depend on the
+machine's speed.
+"""
+
+from __future__ import annotations
+
+import os
+
+from analysis.solver import solve
+from analysis.solver.common import replay
+from analysis.solver.pond_lines import pond_lines
+from core.actions import Irrigate, Tile, Token
+from core.groups import all_ponds, pond_ring
+from core.position import load_position, position_to_dict
+from core.state import GameState
+
+HERE = os.path.join(os.path.dirname(__file__), "positions")
+
+
+def load(name: str) -> GameState:
+    return load_position(os.path.join(HERE, name))
+
+
+def open_ponds(s: GameState) -> int:
+    """Ponds with a bare neighbour left (R38: not enclosed yet)."""
+    return sum(1 for p in all_ponds(s.map.hexes, s.irrigated, s.map.nbrs)
+               if any(s.level[h] == 0 for h in pond_ring(p, s.map.nbrs)))
+
+
+def test_r24_r38_a_walk_onto_the_ring_then_five_tiles_enclose_thirteen_spaces() -> None:
+    """Yellow does not hold the ring of the 13-space pond (Green does, R25): one move wins it,
+    then five tiles cover its six bare neighbours and the last one scores 39 (R38)."""
+    s = load("java-centre-open-pond-13.json")
+    assert s.players[s.to_move].name == "Yellow" and s.turn.ap == 6
+    before = position_to_dict(s)
+    r = solve(s, "cpsat", time_limit=8)
+    assert position_to_dict(s) == before, "solve must not change its input"
+    out, steps = replay(s, r.line)
+    assert out.points == r.best >= 39
+    assert max(steps) >= 39, "one step, the enclosing tile, scores the whole pond"
+    assert sum(isinstance(a, Tile) for a in r.line) >= 5
+    c = s.copy()
+    for a in r.line:
+        c.push(a)
+    assert open_ponds(c) == open_ponds(s) - 1
+
+
+def test_r7_r37_r38_the_token_pays_for_irrigations_that_grow_the_pond_first() -> None:
+    """With 6 AP and the token (R7), Green walks onto the ring, irrigates two bare neighbours
+    (R37: 3 more points each, and fewer tiles to lay) and closes the pond: 30 points or more."""
+    s = load("java-centre-pond-grown-with-token.json")
+    assert s.turn.ap == 6 and s.token_bonus() == 1
+    r = solve(s, "cpsat", time_limit=8)
+    out, _ = replay(s, r.line)
+    assert out.points == r.best >= 30
+    assert isinstance(r.line[0], Token) and any(isinstance(a, Irrigate) for a in r.line)
+
+
+def test_r38_every_pond_line_is_legal_and_encloses_a_pond() -> None:
+    """Each line ``pond_lines`` proposes replays through the engine (with the token where it
+    says so) and leaves one open pond fewer; the position is left as it was."""
+    for name in ("java-centre-open-pond-13.json", "java-centre-pond-grown-with-token.json"):
+        s = load(name)
+        before = position_to_dict(s)
+        lines = list(pond_lines(s, s.turn.ap + s.token_bonus()))
+        assert lines and position_to_dict(s) == before
+        for line, token in lines:
+            c = s.copy()
+            for a in ([Token()] if token else []) + line:
+                c.push(a)
+            assert open_ponds(c) == open_ponds(s) - 1, [str(a) for a in line]
