@@ -5,9 +5,11 @@ actions no one- or two-step recipe holds: first win the highest position on the 
 R25: a developer moves or enters onto a ring hex, perhaps onto a tile laid to lift it), then
 cover every bare neighbour with land tiles lying flat (R12; the last one encloses the pond
 and scores it), perhaps after irrigating some of them to enlarge the pond (R37, 3 more per
-space). The covering tiles are found by an exact search for the fewest that fit the AP (a set
-cover over the legal placements, R10–R15), so a pond that can be closed in the budget is
-closed in the fewest tiles. The engine checks every step as it is pushed; these lines are
+space). Where no walk wins the ring first, the covering tiles go first and the walk before
+the last one: the tiles may open its path (R27). The covering tiles are found by a search for
+the fewest that fit the AP (iterative deepening over the flat singles, pairs and triangles
+through the bare hex with the fewest of them, R10–R12; the engine decides legality, R13–R15),
+capped at ``NODES`` per search. The engine checks every step as it is pushed; these lines are
 only the incumbent's source, never the proof (``cpsat.py``).
 """
 
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analysis.solver.common import Deadline
-from core.actions import Action, Enter, Irrigate, Move, Tile, Token
+from core.actions import RICE, VILLAGE, Action, Enter, Irrigate, Move, Tile, Token
 from core.errors import IllegalAction
 from core.groups import all_ponds, pond_at, pond_ring
 from core.legality import ring_holder
@@ -42,6 +44,7 @@ def pond_lines(s: GameState, budget: int, deadline: Deadline | None = None
         bare = [h for h in ring if c.level[h] == 0]
         if not bare or -(-len(bare) // 3) > c.turn.ap:
             continue
+        found = False
         for pre in _holder_steps(c, ring):
             if deadline is not None and deadline.over():
                 return
@@ -49,9 +52,37 @@ def pond_lines(s: GameState, budget: int, deadline: Deadline | None = None
             if done == len(pre):
                 for cover in _covers(c, pond[0], deadline):
                     line = pre + cover
+                    found = True
                     yield line, token and _cost(s, line) > ap0
             for _ in range(done):
                 c.pop()
+        if not found and ring_holder(c, ring) != c.to_move:
+            for line in _late_holder(c, pond[0], ring, deadline):
+                yield line, token and _cost(s, line) > ap0
+
+
+def _late_holder(c: GameState, seed: int, ring: list[int], deadline: Deadline | None
+                 ) -> Iterator[list[Action]]:
+    """Cover tiles first, then the walk onto the ring, then the enclosing tile: the tiles may
+    open the path (R27) or give a ring hex to stand on."""
+    nodes = [0]
+    cover = _cover_search(c, seed, deadline, nodes)
+    if not cover:
+        return
+    for i, last in enumerate(cover):
+        rest = cover[:i] + cover[i + 1:]
+        done = _push_all(c, rest)
+        if done == len(rest):
+            for pre in _holder_steps(c, ring):
+                tail = [*pre, last]
+                ok = _push_all(c, tail)
+                for _ in range(ok):
+                    c.pop()
+                if pre and ok == len(tail):
+                    yield [*rest, *tail]
+                    break
+        for _ in range(done):
+            c.pop()
 
 
 def _cost(s: GameState, line: list[Action]) -> int:
@@ -128,6 +159,8 @@ def _holder_steps(c: GameState, ring: list[int]) -> list[list[Action]]:
             c.pop()
 
     greedy([], 3)
+    if found:
+        return _cheapest(found)
     for tile, _ in list(tile_placements(c, c.turn.ap - 1)):
         if not ring_set & set(tile.hexes) or any(c.level[h] == 0 for h in tile.hexes):
             continue  # a lift raises a ring hex that is land already
@@ -137,6 +170,11 @@ def _holder_steps(c: GameState, ring: list[int]) -> list[list[Action]]:
             continue
         greedy([tile], 2)
         c.pop()
+    return _cheapest(found)
+
+
+def _cheapest(found: list[tuple[int, list[Action]]]) -> list[list[Action]]:
+    """The four cheapest distinct lines of (AP, line) pairs."""
     found.sort(key=lambda f: (f[0], len(f[1])))
     out: list[list[Action]] = []
     for _, line in found:
@@ -195,6 +233,43 @@ def _cover_search(c: GameState, seed: int, deadline: Deadline | None, nodes: lis
     return None
 
 
+_SHAPES: dict[int, list[list[tuple[int, ...]]]] = {}
+
+
+def _shapes_through(c: GameState, h: int) -> list[tuple[int, ...]]:
+    """The single, pairs and triangles of the map through ``h`` (cached per map)."""
+    key = id(c.map)
+    if key not in _SHAPES:
+        per: list[list[tuple[int, ...]]] = [[] for _ in range(max(c.map.hexes) + 1)]
+        for x in c.map.hexes:
+            per[x].append((x,))
+        for shape in [*c.map.pairs, *c.map.triangles]:
+            for x in shape:
+                per[x].append(tuple(shape))
+        _SHAPES[key] = per
+    return _SHAPES[key][h]
+
+
+def _flat_tiles(c: GameState, h: int) -> list[Tile]:
+    """One tile per shape through ``h`` that may lie flat on bare hexes (R11, R12) and that the
+    mover's supplies hold (R10), the first of its terrain layouts; the engine decides."""
+    p = c.players[c.to_move]
+    have = {1: p.rice + p.villages > 0, 2: p.doubles > 0, 3: c.triples > 0}
+    out = []
+    for shape in _shapes_through(c, h):
+        if not have[len(shape)] or any(c.level[x] != 0 or c.irrigated[x] or c.dev[x] >= 0
+                                       for x in shape):
+            continue
+        if len(shape) == 1:
+            layouts = [((h, RICE),)] if p.rice else []
+            if p.villages:
+                layouts.append(((h, VILLAGE),))
+        else:
+            layouts = [tuple((x, VILLAGE if x == v else RICE) for x in shape) for v in shape]
+        out.extend(Tile(cells) for cells in layouts)
+    return out
+
+
 def _dfs(c: GameState, seed: int, depth: int, line: list[Action], deadline: Deadline | None,
          nodes: list[int]) -> bool:
     ring = pond_ring(pond_at(seed, c.irrigated, c.map.nbrs), c.map.nbrs)
@@ -205,22 +280,19 @@ def _dfs(c: GameState, seed: int, depth: int, line: list[Action], deadline: Dead
         return False
     if deadline is not None and deadline.over():
         return False
-    by_hex: dict[int, list[Tile]] = {h: [] for h in bare}
-    for tile, _ in tile_placements(c, c.turn.ap):
-        hs = tile.hexes
-        if any(c.level[h] != 0 for h in hs):
-            continue
-        for h in hs:
-            if h in by_hex:
-                by_hex[h].append(tile)
+    by_hex = {h: _flat_tiles(c, h) for h in bare}
     h = min(bare, key=lambda x: len(by_hex[x]))
     cands = sorted(by_hex[h], key=lambda t: -sum(1 for x in t.hexes if x in bare))
+    tried: set[tuple[int, ...]] = set()
     for tile in cands:
+        if tuple(sorted(tile.hexes)) in tried:
+            continue  # another layout of a shape already searched: the cover is the same
         nodes[0] += 1
         try:
             c.push(tile)
         except IllegalAction:
             continue
+        tried.add(tuple(sorted(tile.hexes)))
         line.append(tile)
         if _dfs(c, seed, depth - 1, line, deadline, nodes):
             c.pop()
