@@ -255,11 +255,12 @@ def _flat_tiles(c: GameState, h: int) -> list[Tile]:
     mover's supplies hold (R10), the first of its terrain layouts; the engine decides."""
     p = c.players[c.to_move]
     have = {1: p.rice + p.villages > 0, 2: p.doubles > 0, 3: c.triples > 0}
-    out = []
+    out: list[Tile] = []
     for shape in _shapes_through(c, h):
         if not have[len(shape)] or any(c.level[x] != 0 or c.irrigated[x] or c.dev[x] >= 0
                                        for x in shape):
             continue
+        layouts: list[tuple[tuple[int, int], ...]] = []
         if len(shape) == 1:
             layouts = [((h, RICE),)] if p.rice else []
             if p.villages:
