@@ -231,12 +231,9 @@ def test_r23_r28_one_entry_builds_a_palace_then_another_in_the_part_cut_off() ->
     assert upper_bound(s) >= 3
 
 
-def test_r37_r38_one_irrigation_joins_two_ponds_and_the_bound_counts_both() -> None:
-    """R37/R38: on Java-Centre the ponds J10–J11 and J13–J14 lie one bare hex apart (J12),
-    every other hex around them is land, and the mover alone stands on the ring (I10). One
-    irrigation on J12 makes one pond of five spaces and encloses it: 15 points with 1 AP. The
-    bound used to count, for each pond, only the spaces of the other next to the new hex, and
-    allowed 12; it now takes the whole pond that forms, and its whole ring."""
+def two_ponds_one_hex_apart(ap: int) -> GameState:
+    """Java-Centre: the ponds J10–J11 and J13–J14 lie one bare hex apart (J12), every other hex
+    around them is land, the mover alone stands on the ring (I10), and has no tile (R10)."""
     from core.hexmap import hex_name
     from tests.helpers import H, lay, put_dev
     from tests.test_solver import no_tiles
@@ -250,11 +247,36 @@ def test_r37_r38_one_irrigation_joins_two_ponds_and_the_bound_counts_both() -> N
     for r in {n for h in whole for n in s.map.nbrs[h]} - whole:
         lay(s, hex_name(r) + "r")
     put_dev(s, "I10", 0)
-    s.to_move, s.turn.ap, s.turn.tile_placed, s.turn.token_used = 0, 1, True, True
+    s.to_move, s.turn.ap, s.turn.tile_placed, s.turn.token_used = 0, ap, True, True
     no_tiles(s)
+    return s
+
+
+def test_r37_r38_one_irrigation_joins_two_ponds_and_the_bound_counts_both() -> None:
+    """R37/R38: one irrigation on J12 makes one pond of five spaces and encloses it: 15 points
+    with 1 AP. The bound used to count, for each pond, only the spaces of the other next to
+    the new hex, and allowed 12; it now takes the whole pond that forms, and its whole ring."""
+    s = two_ponds_one_hex_apart(1)
     ref = solve_brute(s)
     assert ref.best == 15 and ref.line_text.startswith("irrigate J12")
     assert upper_bound(s) >= 15
+
+
+def test_r37_r38_a_pond_there_now_is_enclosed_once() -> None:
+    """R37/R38: with 2 AP the irrigation on J12 still scores 15, once: the pond it forms holds
+    both ponds there now, and an enclosed pond has no bare neighbour left to irrigate. The
+    bound used to let each pond's own growth through J12 score the whole pond, and allowed
+    30; options that enclose the same pond there now no longer add up."""
+    from tests.helpers import lay
+
+    s = two_ponds_one_hex_apart(2)
+    # Keeps the brute force short: no entries (R26), and every step off I10 costs 1 AP (R27).
+    s.players[0].developers_off = 0
+    lay(s, "I10v")
+    ref = solve_brute(s)
+    assert ref.best == 15
+    assert upper_bound(s) == 15
+
 
 def test_r10_r12_two_tiles_join_only_the_groups_their_hexes_touch() -> None:
     """R10/R11/R15/R28: mini-b, 3 AP, the mover alone in the city B2–C2 (palace 2), the village

@@ -144,15 +144,19 @@ def _ring_holder(s: GameState, ring: Iterable[int], reach: set[int], bridge: set
 
 
 PondOption = tuple[int, ...]  # (tiles, irrigations, overhang AP, ring need, points)
-# Per item: the bare hexes of all its rings, its options, and for a pond there already, the
-# option that encloses it as it is (no irrigation) with its bare ring, kept apart: rings that
-# stay put add up their tiles as a union (``cluster_table``).
-Item = tuple[frozenset[int], list[PondOption], tuple[PondOption, frozenset[int]] | None]
+# Per item: the bare hexes of all its rings, its options, each with the ponds there now that
+# it encloses (a bit per pond), and for a pond there already, the option that encloses it as
+# it is (no irrigation) with its bare ring, kept apart: rings that stay put add up their tiles
+# as a union (``cluster_table``). Last, the ponds any of its options encloses.
+Zero = tuple[PondOption, frozenset[int], int]
+Item = tuple[frozenset[int], list[tuple[PondOption, int]], Zero | None, int]
 
 
 def pond_items(s: GameState, ap: int) -> list[Item]:
     """Per pond (or new pond), its bare rings and options ``(tiles, irrigations, overhang AP,
-    ring need, points)``; ``ring need`` as in ``_ring_holder``."""
+    ring need, points)``; ``ring need`` as in ``_ring_holder``. Each option also names the
+    ponds there now that it encloses: a pond is scored once (R38), and once enclosed it has no
+    bare neighbour left (R37: only a bare hex is irrigated), so no other pond may take it in."""
     nbrs, level, irr = s.map.nbrs, s.level, s.irrigated
     supply = min(s.irrigation_supply, ap)
     reach = _reach(s, False)
@@ -167,9 +171,10 @@ def pond_items(s: GameState, ap: int) -> list[Item]:
     pond_of = {h: i for i, p in enumerate(ponds) for h in p}
 
     def add(pond: set[int], grown: list[frozenset[int]], seed_irr: int) -> None:
-        opts = []
-        zero: tuple[PondOption, frozenset[int]] | None = None
+        opts: list[tuple[PondOption, int]] = []
+        zero: Zero | None = None
         bare_all: set[int] = set()
+        taken = 0
         for extra in grown:
             q = pond | extra
             # An irrigation next to another pond joins the whole of it (R37: a pond is maximal):
@@ -190,13 +195,19 @@ def pond_items(s: GameState, ap: int) -> list[Item]:
                 continue
             need = _ring_holder(s, ring, reach, bridge)
             option = (tiles, n_irr, rim, need, 3 * len(whole))
+            mask = sum(1 << i for i in {pond_of[h] for h in whole if h in pond_of})
             if n_irr:
-                opts.append(option)
+                opts.append((option, mask))
             else:
-                zero = option, frozenset(bare)
+                zero = option, frozenset(bare), mask
             bare_all |= bare
+            taken |= mask
         if opts or zero:
-            items.append((frozenset(bare_all), pareto(opts), zero))
+            by_mask: dict[int, list[PondOption]] = {}
+            for o, m in opts:
+                by_mask.setdefault(m, []).append(o)
+            kept = [(o, m) for m, os in by_mask.items() for o in pareto(os)]
+            items.append((frozenset(bare_all), kept, zero, taken))
 
     for pond in ponds:
         p = set(pond)
@@ -247,7 +258,8 @@ def _growths(pond: set[int], ok: Callable[[int], bool], nbrs: Sequence[Sequence[
 
 def clusters(items: list[Item], s: GameState) -> list[list[Item]]:
     """Group pond items whose bare rings lie within one hex of each other (a tile may serve
-    both); other items never share a tile."""
+    both), or that may enclose the same pond there now (only one of them can, R38); other
+    items never share a tile."""
     n = len(items)
     parent = list(range(n))
 
@@ -257,10 +269,10 @@ def clusters(items: list[Item], s: GameState) -> list[list[Item]]:
             x = parent[x]
         return x
 
-    near = [set(b) | {m for h in b for m in s.map.nbrs[h]} for b, _, _ in items]
+    near = [set(b) | {m for h in b for m in s.map.nbrs[h]} for b, _, _, _ in items]
     for i in range(n):
         for j in range(i + 1, n):
-            if near[i] & items[j][0]:
+            if near[i] & items[j][0] or items[i][3] & items[j][3]:
                 parent[find(i)] = find(j)
     groups: dict[int, list[Item]] = {}
     for i in range(n):
@@ -286,7 +298,8 @@ def cluster_table(members: list[Item], ap: int, s: GameState) -> list[tuple[int,
     several rings may serve them all, so the cluster needs at least the cover (``_cover``) of
     the union of the rings that stay as they are, and at least the tiles of each grown or new
     pond alone (their rings move with the irrigations; tracking every union of them costs too
-    much); a ring that needs help takes bridges or a paid move (R26, R27)."""
+    much); a ring that needs help takes bridges or a paid move (R26, R27). No two chosen
+    options enclose the same pond there now (R38, ``pond_items``)."""
     covers: dict[frozenset[int], tuple[int, int] | None] = {frozenset(): (0, 0)}
 
     def cover(u: frozenset[int]) -> tuple[int, int] | None:
@@ -295,13 +308,16 @@ def cluster_table(members: list[Item], ap: int, s: GameState) -> list[tuple[int,
         return covers[u]
 
     # (union of unchanged rings, tiles of the others, irrigations and their overhangs,
-    # tiles with bridges, paid arrival) -> points
-    table: dict[tuple[frozenset[int], int, int, int, int], int] = {(frozenset(), 0, 0, 0, 0): 0}
-    for _, opts, zero in members:
-        choices = [(o, None) for o in opts] + ([zero] if zero else [])
+    # tiles with bridges, paid arrival, ponds enclosed) -> points
+    Key = tuple[frozenset[int], int, int, int, int, int]
+    table: dict[Key, int] = {(frozenset(), 0, 0, 0, 0, 0): 0}
+    for _, opts, zero, _ in members:
+        choices = [(o, None, m) for o, m in opts] + ([zero] if zero else [])
         nxt = dict(table)
-        for (u, t, i, b, a), pts in table.items():
-            for (ot, oi, orim, ow, op), ring in choices:
+        for (u, t, i, b, a, taken), pts in table.items():
+            for (ot, oi, orim, ow, op), ring, mask in choices:
+                if taken & mask:
+                    continue
                 if ring is None:
                     uu, tt, ii = u, max(t, ot), i + oi + orim
                 else:
@@ -310,13 +326,13 @@ def cluster_table(members: list[Item], ap: int, s: GameState) -> list[tuple[int,
                 if c is None:
                     continue
                 for ob, oa in [(_bridges(ot, ow, oi), 0)] + ([(0, 1)] if ow else []):
-                    key = (uu, tt, ii, max(b, ob), max(a, oa))
+                    key = (uu, tt, ii, max(b, ob), max(a, oa), taken | mask)
                     if (max(c[0], tt, key[3]) + c[1] + ii + key[4] <= ap
                             and nxt.get(key, -1) < pts + op):
                         nxt[key] = pts + op
         table = nxt
     out = []
-    for (u, t, i, b, a), pts in table.items():
+    for (u, t, i, b, a, _), pts in table.items():
         c = cover(u)
         if pts > 0 and c is not None:
             out.append((max(c[0], t), i + c[1], b, a, pts))
