@@ -251,8 +251,9 @@ def _shapes_through(c: GameState, h: int) -> list[tuple[int, ...]]:
 
 
 def _flat_tiles(c: GameState, h: int) -> list[Tile]:
-    """One tile per shape through ``h`` that may lie flat on bare hexes (R11, R12) and that the
-    mover's supplies hold (R10), the first of its terrain layouts; the engine decides."""
+    """The tiles through ``h`` that may lie flat on bare hexes (R11, R12) and that the mover's
+    supplies hold (R10), in every terrain layout; ``_dfs`` searches the first layout of each
+    shape that the engine accepts (R13–R15)."""
     p = c.players[c.to_move]
     have = {1: p.rice + p.villages > 0, 2: p.doubles > 0, 3: c.triples > 0}
     out: list[Tile] = []
