@@ -23,6 +23,7 @@ from core.errors import IllegalAction
 from core.groups import all_ponds, pond_at, pond_ring
 from core.legality import ring_holder
 from core.movegen import tile_placements
+from core.paths import move_costs
 from core.state import GameState
 
 NODES = 4000  # cover-search nodes per pond and start, so that one pond cannot eat the limit
@@ -122,12 +123,16 @@ def _holder_steps(c: GameState, ring: list[int]) -> list[list[Action]]:
         return tuple(sorted((c.level[h] for h in ring if c.dev[h] == me), reverse=True))
 
     def arrivals() -> Iterator[Action]:
-        for h in ring:
-            if c.level[h] > 0 and c.dev[h] < 0 and not c.palace[h]:
-                for src in c.map.hexes:
-                    if c.dev[src] == me and src != h:
-                        yield Move(src, h)
-                yield Enter(h)
+        """Moves and entries onto free land ring hexes that the AP left may pay for (R26,
+        R27); the engine has the last word when they are pushed."""
+        free = [h for h in ring if c.level[h] > 0 and c.dev[h] < 0 and not c.palace[h]]
+        for src in c.map.hexes:
+            if c.dev[src] == me:
+                costs = move_costs(src, me, c.level, c.terrain, c.dev, c.palace, c.map.nbrs,
+                                   c.turn.ap)
+                yield from (Move(src, h) for h in free if h in costs)
+        if c.players[me].developers_off > 0:
+            yield from (Enter(h) for h in free if c.map.edge_cost(h))
 
     def greedy(prefix: list[Action], steps: int) -> None:
         """Every arrival that makes him the holder; where none does, the one that raises his
