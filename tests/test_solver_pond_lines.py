@@ -62,7 +62,7 @@ def test_r7_r37_r38_the_token_pays_for_irrigations_that_grow_the_pond_first() ->
 
 
 def test_r38_every_pond_line_is_legal_and_encloses_a_pond() -> None:
-    """Each line ``pond_lines`` proposes replays through the engine (with the token where it
+    """Each line ``pond_lines`` proposes replays through the engine (after the token where it
     says so) and leaves one open pond fewer; the position is left as it was."""
     for name in ("java-centre-open-pond-13.json", "java-centre-pond-grown-with-token.json"):
         s = load(name)

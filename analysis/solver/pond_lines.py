@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from analysis.solver.bound_ponds import _shapes
 from analysis.solver.common import Deadline
 from core.actions import RICE, VILLAGE, Action, Enter, Irrigate, Move, Tile, Token
 from core.errors import IllegalAction
@@ -31,13 +32,13 @@ NODES = 4000  # cover-search nodes per pond and start, so that one pond cannot e
 
 def pond_lines(s: GameState, budget: int, deadline: Deadline | None = None
                ) -> Iterator[tuple[list[Action], bool]]:
-    """(actions, needs the token) for lines that enclose a pond, with ``budget`` AP (the
-    token's included where it is still playable, R7). ``s`` is left as it was."""
+    """(actions, planned after the token) for lines that enclose a pond, with ``budget`` AP
+    (the token's included where it is still playable, R7: the line is then legal after it,
+    and the CP-SAT model decides from its cost whether to spend it). ``s`` is left as it was."""
     c = s.copy()
     token = budget > c.turn.ap and c.is_legal(Token())
     if token:
         c.push(Token())
-    ap0 = s.turn.ap
     for pond in all_ponds(c.map.hexes, c.irrigated, c.map.nbrs):
         if deadline is not None and deadline.over():
             return
@@ -54,12 +55,12 @@ def pond_lines(s: GameState, budget: int, deadline: Deadline | None = None
                 for cover in _covers(c, pond[0], deadline):
                     line = pre + cover
                     found = True
-                    yield line, token and _cost(s, line) > ap0
+                    yield line, token
             for _ in range(done):
                 c.pop()
         if not found and ring_holder(c, ring) != c.to_move:
             for line in _late_holder(c, pond[0], ring, deadline):
-                yield line, token and _cost(s, line) > ap0
+                yield line, token
 
 
 def _late_holder(c: GameState, seed: int, ring: list[int], deadline: Deadline | None
@@ -84,16 +85,6 @@ def _late_holder(c: GameState, seed: int, ring: list[int], deadline: Deadline | 
                     break
         for _ in range(done):
             c.pop()
-
-
-def _cost(s: GameState, line: list[Action]) -> int:
-    c = s.copy()
-    if c.is_legal(Token()):
-        c.push(Token())
-    start = c.turn.ap
-    for a in line:
-        c.push(a)
-    return start - c.turn.ap
 
 
 def _push_all(c: GameState, line: list[Action]) -> int:
@@ -238,21 +229,10 @@ def _cover_search(c: GameState, seed: int, deadline: Deadline | None, nodes: lis
     return None
 
 
-_SHAPES: dict[int, list[list[tuple[int, ...]]]] = {}
-
-
 def _shapes_through(c: GameState, h: int) -> list[tuple[int, ...]]:
-    """The single, pairs and triangles of the map through ``h`` (cached per map)."""
-    key = id(c.map)
-    if key not in _SHAPES:
-        per: list[list[tuple[int, ...]]] = [[] for _ in range(max(c.map.hexes) + 1)]
-        for x in c.map.hexes:
-            per[x].append((x,))
-        for shape in [*c.map.pairs, *c.map.triangles]:
-            for x in shape:
-                per[x].append(tuple(shape))
-        _SHAPES[key] = per
-    return _SHAPES[key][h]
+    """The single, pairs and triangles of the map through ``h`` (the bound's per-map cache)."""
+    tris, pairs = _shapes(c)
+    return [(h,), *((h, b) for b in pairs[h]), *tris[h]]
 
 
 def _flat_tiles(c: GameState, h: int) -> list[Tile]:
