@@ -257,6 +257,11 @@ def _growths(v: View, gi: int, cities: bool, k: int, least: int) -> list[Growth]
 
 def _raisable(v: View, hexes: set[int], k: int) -> list[int]:
     """The levels of the hexes in ``hexes`` that a tile may raise (one may lie flat on it, with
-    ``k`` = 2 after another tile), highest first."""
+    ``k`` = 2 after another tile; with one tile, not exactly on one tile of its size, R13),
+    highest first."""
     s = v.s
-    return sorted((s.level[h] for h in hexes if v.flat(h) >= s.level[h] - (k > 1)), reverse=True)
+    if k > 1:
+        return sorted((s.level[h] for h in hexes if v.flat(h) >= s.level[h] - 1), reverse=True)
+    p = s.players[v.me]
+    return sorted((s.level[h] for h in hexes if v.flat(h) >= s.level[h]
+                   and v.tiles(h, s.level[h], p.villages + p.rice)), reverse=True)

@@ -168,22 +168,26 @@ class View:
             return -99
         p = self.s.players[self.me]
         lv = self.s.level[h]
-        return lv if self.tiles(h, lv, p.villages + p.rice) else lv - 1
+        # R13 is left to the tile lists: a shape it forbids now may be laid after another
+        # tile lifts a neighbour, which ``flat`` one lower would not say.
+        return lv if self.tiles(h, lv, p.villages + p.rice, r13=False) else lv - 1
 
     def tiles(self, h: int, lv: int, single: int = 0, raised: frozenset[int] = frozenset(),
-              avoid: frozenset[int] = frozenset()) -> list[tuple[int, ...]]:
+              avoid: frozenset[int] = frozenset(), r13: bool = True) -> list[tuple[int, ...]]:
         """The other hexes of each tile of his that may lie on ``h`` on level ``lv`` (R10–R12):
         free (R11), on that level now or in ``raised`` (hexes another tile lifts to it first),
         none in ``avoid``. ``single``: one-space tiles of his that fit (central hexes, R14).
-        Empty: no tile fits. Cached."""
-        key = (h, lv, single > 0, raised, avoid)
+        Empty: no tile fits. With ``r13``, none lies exactly on one tile of its size (R13): a
+        hex still on its level now still shows the same tile, so this holds for the rest of
+        the turn unless one of them is raised first. Cached."""
+        key = (h, lv, single > 0, raised, avoid, r13)
         got = self._tiles.get(key)
         if got is None:
             from analysis.solver.bound_ponds import _shapes
 
             s = self.s
             tris, pairs = _shapes(s)
-            got = [()] if single > 0 and s.map.is_central(h) else []
+            got = [()] if single > 0 and s.map.is_central(h) and not (r13 and self._on_one(h, lv, (h,), raised)) else []
             shapes: list[tuple[int, ...]] = []
             if s.players[self.me].doubles > 0:
                 shapes += [(h, x) for x in pairs[h]]
@@ -192,10 +196,21 @@ class View:
             level, free = s.level, self.free
             for shape in shapes:
                 rest = tuple(x for x in shape if x != h)
-                if all(x not in avoid and free(x) and (level[x] == lv or x in raised) for x in rest):
+                if (all(x not in avoid and free(x) and (level[x] == lv or x in raised) for x in rest)
+                        and not (r13 and self._on_one(h, lv, shape, raised))):
                     got.append(rest)
             self._tiles[key] = got
         return got
+
+    def _on_one(self, h: int, lv: int, shape: Sequence[int], raised: frozenset[int]) -> bool:
+        """R13: ``shape`` (with ``h`` on level ``lv``), none of it raised first, would lie
+        exactly on one tile of its own size."""
+        s = self.s
+        if s.level[h] != lv or any(x in raised or s.level[x] != lv for x in shape):
+            return False
+        tops = {s.top[x] for x in shape}
+        t = next(iter(tops))
+        return len(tops) == 1 and t >= 0 and len(s.tiles[t]) == len(shape)
 
     def free(self, h: int) -> bool:
         s = self.s
