@@ -204,7 +204,9 @@ def palace_events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
                                   reverse=True)
                 # all the parts together: no more than the covered hexes cut off the palace
                 size = min(len(members) - 2 - above, v.split_total(gi, 2 * k)) + k + sum(joinable[:2 * k])
-                have = v.count[gi] + sum(v.count[o] for o in within)
+                # His developers in other groups come in only through a tile's village hex
+                # (R10: one per tile), which joins them to one part: k parts at most.
+                have = v.count[gi] + min(k, sum(v.count[o] for o in within))
                 # One new palace: in the part he must out-rank the opponents left there too.
                 levels: dict[int, list[int]] = {}
                 for h in members:
@@ -216,7 +218,13 @@ def palace_events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
                         second += _ranked_options(v, gi, k, grow, joined, 0, comps=comps, part=part)
                 else:
                     second += _ranked_options(v, gi, k, k, list(within), 0, reach=reach, part=part)
-                for j in range(2, 4):
+                # R28: each new palace stands on a village hex without a developer, in a part
+                # where a developer of his stands too: two hexes of the part. A part no tile's
+                # village hex (R10: one per tile) joins to new hexes or other groups has them
+                # only among the group's hexes without a palace or an opponent, and a cut
+                # covers one of those with rice (R11, R23).
+                free = sum(1 for h in members if not s.palace[h] and s.dev[h] in (-1, v.me))
+                for j in range(2, min(4, k + (free - 1) // 2 + 1)):
                     paid = max(0, j - have)
                     if size >= 2 * j and j + k + paid <= ap:
                         second.append((j, k, paid, min(size, v.cap * j) // 2))
