@@ -355,6 +355,59 @@ def test_r15_r23_a_tile_that_cuts_no_city_joins_none_to_another() -> None:
     assert upper_bound(s) == 0
 
 
+def test_r13_a_tile_may_not_lie_exactly_on_one_tile_of_its_size() -> None:
+    """R13/R28/R29: mini-b, 2 AP, three-space tiles only. The mover's city B2–B3–B4 (palace 2;
+    B3, B4 two levels up) touches C2–C5 on level 1, under the tiles D2v C2r C3r and D4v C4r C5r.
+    A village tile on C2 would make 4 hexes and a palace of 4 (2 points), but the only flat
+    triangles through C2–C5 are those two tiles themselves: a tile may not lie exactly on one
+    of its size. Nothing scores. The bound used to let a tile lie there and allowed 2."""
+    from tests.helpers import put_dev, put_palace, tower
+    from tests.test_solver import mini
+
+    s = mini(ap=2, tiles=("B2v", *tower("B3", 2, "v"), *tower("B4", 2, "v"), "D2v C2r C3r",
+                          "D4v C4r C5r", *tower("B5", 3, "r"), "E3r", "E4r"))
+    put_palace(s, "B2", 2)
+    put_dev(s, "B4", 0)
+    s.irrigation_supply = 0  # the pond D3 is enclosed already: no new one
+    s.triples, s.players[0].doubles, s.players[0].rice, s.players[0].villages = 3, 0, 0, 0
+    s.discard.append(s.face_up)  # no face-up card: no festival (R31)
+    s.face_up = None
+    s.turn.tile_placed = False
+    ref = solve_brute(s)
+    assert ref.optimal and ref.best == 0
+    assert upper_bound(s) == 0
+
+
+def test_r23_r28_two_new_palaces_need_two_parts_each_with_room_for_a_palace_and_him() -> None:
+    """R23/R25/R28: mini-b, 3 AP, one three-space tile. The city B2–B3–B4–B5–C5–C6 (palace 10)
+    holds the opponent on B4 (level 2), B5 and C6, and the mover on C5 (level 2); only B3 is
+    free. A tile cutting the city must cover B3 or C5 with rice (R11), so a part cut off the
+    palace has no free hex for a new palace unless the tile's village hex joins it (one part,
+    R10), and there the tie at level 2 gives nobody the highest position (R25). The best line
+    builds a 2 in the village E5 after a tile (1 point). The bound used to allow two palaces
+    in parts of the city (3 points); each needs two hexes of its part (the palace's and his
+    developer's), which the city's three free hexes less a covered one cannot give twice."""
+    from tests.helpers import put_dev, put_palace, tower
+    from tests.test_solver import mini
+
+    s = mini(ap=3, tiles=("B2v", "B3v", *tower("B4", 2, "v"), "B5v", *tower("C5", 2, "v"), "C6v",
+                          "E5v", "C3r", "C4r", "D4r", "E3r", "D2r", "E4r"))
+    put_palace(s, "B2", 10)
+    for h in ("B4", "B5", "C6"):
+        put_dev(s, h, 1)
+    put_dev(s, "C5", 0)
+    put_dev(s, "E5", 0)
+    s.players[0].developers_off = 0
+    s.irrigation_supply = 0
+    s.triples, s.players[0].doubles, s.players[0].rice, s.players[0].villages = 1, 0, 0, 0
+    s.discard.append(s.face_up)  # no face-up card: no festival (R31)
+    s.face_up = None
+    s.turn.tile_placed = False
+    ref = solve_brute(s)
+    assert ref.optimal and ref.best == 1
+    assert ref.best <= upper_bound(s) <= 2
+
+
 @pytest.mark.parametrize(("agreement", "seed", "best"), [(False, 174, 10), (True, 295, 6)])
 def test_r23_r28_new_palaces_in_parts_of_a_city_count_only_what_the_tiles_cut_off(
         agreement: bool, seed: int, best: int) -> None:
