@@ -278,6 +278,27 @@ def test_r37_r38_a_pond_there_now_is_enclosed_once() -> None:
     assert upper_bound(s) == 15
 
 
+def test_r24_r38_a_ring_held_three_levels_up_needs_tiles_to_lift_a_hex() -> None:
+    """R12/R24/R25/R38: mini-b, 2 AP, two rice tiles. One tile on E4 would enclose the pond D3
+    (3 points), but the opponent stands on its ring three levels up (C3) and the mover has no
+    developer on the board: to hold the ring he needs one of his as high, on a hex two tiles
+    must lift after the covering one. Nothing scores. The bound used to let one paid entry win
+    any ring and allowed 3; it now counts the lifts as tiles."""
+    from tests.helpers import put_dev, tower
+    from tests.test_solver import mini
+
+    s = mini(ap=2, tiles=(*tower("C3", 3, "r"), "C4r", "D2r", "D4r", "E3r"))
+    put_dev(s, "C3", 1)
+    s.irrigation_supply = 0
+    s.triples, s.players[0].doubles, s.players[0].rice, s.players[0].villages = 0, 0, 2, 0
+    s.discard.append(s.face_up)  # no face-up card: no festival (R31)
+    s.face_up = None
+    s.turn.tile_placed = False
+    ref = solve_brute(s)
+    assert ref.optimal and ref.best == 0
+    assert upper_bound(s) == 0
+
+
 def test_r10_r12_two_tiles_join_only_the_groups_their_hexes_touch() -> None:
     """R10/R11/R15/R28: mini-b, 3 AP, the mover alone in the city B2–C2 (palace 2), the village
     D4–D5–E5–E6 three new hexes away around the pond (C3, C4 under an opponent, D2, E3, E4 are

@@ -25,7 +25,10 @@ check it against the brute force. The bound relaxes the turn into *events* and a
   can change the paths; it lands in one group only), or by a tile joining his group to this
   one (a growth tile). Parts cut off a group
   (R23) may get palaces of their own: ``j`` of them cost ``j`` actions and a developer of his
-  each, and their values add up to no more than their hexes (villages they join included;
+  each (his developers in other groups come in through a tile's village hex, one part per
+  tile), each needs a free hex for the palace and one for him in its part (a part no tile
+  joins finds both among the group's free hexes, less one the cut covers), and their values
+  add up to no more than their hexes (villages they join included;
   of the city, no more than all the parts the covered hexes cut off, ``View.split_total``);
   one new palace must out-rank the opponents left in its part.
 - **pond events** (R37, R38; ``bound_ponds.py``): enclosing a pond (grown by irrigating its
@@ -38,7 +41,10 @@ check it against the brute force. The bound relaxes the turn into *events* and a
   the tiles of each grown or new pond alone. The mover must hold the highest position on the
   ring (R24, R25): a developer of his reaches it for free, or across one tile laid as a bridge
   before the enclosing placement, where his key there beats every opponent's; else by a paid
-  move.
+  move, on a ring hex at least as high as the best opponent's highest developer: the tiles
+  that lift it there (on land, so not among the covering ones) add to the pond's tiles.
+- The tiles that may grow a group (``bound_growth.py``) never lie exactly on one tile of
+  their size (R13) unless another tile raises one of its hexes first.
 - Tiles are pooled: a growth tile may also cover a pond's ring, bridge a path or be the tile
   owed under R8; no more tiles than the supplies hold (R10). While a tile is owed and one
   fits in his AP, the engine refuses any action after which none would fit, and the turn

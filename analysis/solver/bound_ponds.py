@@ -3,7 +3,8 @@
 Each pond (grown by irrigating bare neighbours, or made new by irrigation) is an *item* with
 options ``(tiles, irrigations, overhang AP, ring need, points)``: its bare ring must be covered
 by flat tiles (R12; rim hexes cost 1 AP more, R14), and the mover must hold the highest position
-on the ring (R24, R25), reached for free, across a bridge tile, or by a paid move. Items whose bare rings
+on the ring (R24, R25), reached for free, across a bridge tile, or by a paid move onto a hex
+lifted as high as the best opponent's highest developer there. Items whose bare rings
 lie within one hex of each other form a cluster whose tiles may serve several rings: it needs at
 least the cover of the union of the rings it encloses as they are, and at least the tiles of
 each grown or new pond alone. Every count here is a lower bound on what a real line spends,
@@ -122,9 +123,10 @@ def _cover(s: GameState, bare: set[int]) -> tuple[int, int] | None:
 
 def _ring_holder(s: GameState, ring: Iterable[int], reach: set[int], bridge: set[int]) -> int:
     """Tiles needed before a free move can give the mover the highest position on a ring: 0, 1
-    (a bridge) or 2 (two tiles or a paid move, counted as 2). R24, R25: his key, with no more
-    developers than he has on the board, on the ring hexes he may reach (a bridge tile raises
-    them one level at most), must beat every opponent's key there."""
+    (a bridge) or 2 + ``x`` (two tiles or a paid move, and ``x`` tiles laid on land to lift a
+    ring hex). R24, R25: his key, with no more developers than he has on the board, on the
+    ring hexes he may reach (a bridge tile raises them one level at most), must beat every
+    opponent's key there."""
     me = s.to_move
     ring = list(ring)
     keys: dict[int, list[int]] = {}
@@ -140,7 +142,13 @@ def _ring_holder(s: GameState, ring: Iterable[int], reach: set[int], bridge: set
     lifted = sorted((s.level[h] + 1 for h in free if h in bridge), reverse=True)
     if lifted and tuple(lifted[:devs]) > best:
         return 1
-    return 2
+    # Else 2 plus the lifts: his key must be at least the best one's first level (R24), so
+    # a developer of his must stand on a ring hex that high. A tile raises a hex one level;
+    # one laid on level 0 may be one covering the bare ring (``_cover``), the others lie on
+    # land, apart from those.
+    top = best[0] if best else 1
+    return 2 + min((max(0, top - max(s.level[h], 1)) for h in free if not s.palace[h] and not s.irrigated[h]),
+                   default=0)
 
 
 PondOption = tuple[int, ...]  # (tiles, irrigations, overhang AP, ring need, points)
@@ -292,6 +300,15 @@ def _bridges(tiles: int, need: int, irrigations: int) -> int:
     return max(tiles, need + (1 if tiles else 0))
 
 
+def _holder_routes(tiles: int, need: int, irrigations: int) -> list[tuple[int, int]]:
+    """(land tiles in all, paid arrival) for each way to win a ring that needs ``need``
+    (``_ring_holder``): bridges and free moves, or a paid move; the lifts add to the tiles."""
+    if need < 2:
+        return [(_bridges(tiles, need, irrigations), 0)] + ([(0, 1)] if need else [])
+    lifts = tiles + need - 2 if need > 2 else 0
+    return [(max(_bridges(tiles, 2, irrigations), lifts), 0), (lifts, 1)]
+
+
 def cluster_table(members: list[Item], ap: int, s: GameState) -> list[tuple[int, ...]]:
     """Options ``(shared tiles, irrigations and overhang AP, tiles needed with bridges, paid
     arrival, points)`` for one cluster: its items choose at most one option each. Tiles near
@@ -325,7 +342,7 @@ def cluster_table(members: list[Item], ap: int, s: GameState) -> list[tuple[int,
                 c = cover(uu)
                 if c is None:
                     continue
-                for ob, oa in [(_bridges(ot, ow, oi), 0)] + ([(0, 1)] if ow else []):
+                for ob, oa in _holder_routes(ot, ow, oi):
                     key = (uu, tt, ii, max(b, ob), max(a, oa), taken | mask)
                     if (max(c[0], tt, key[3]) + c[1] + ii + key[4] <= ap
                             and nxt.get(key, -1) < pts + op):
