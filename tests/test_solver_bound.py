@@ -299,6 +299,59 @@ def test_r24_r38_a_ring_held_three_levels_up_needs_tiles_to_lift_a_hex() -> None
     assert upper_bound(s) == 0
 
 
+def test_r12_r24_one_tile_lifts_one_flat_shape_not_every_ring_hex() -> None:
+    """R11/R12/R24/R25/R38: mini-b, 2 AP, two rice tiles. The opponent holds the ring of the
+    pond D3 with (2, 1) on D2 and D4; the mover stands on C4 and E3 (level 1), which no tile
+    covers together. One tile on E4 would enclose the pond (3 points), but to hold the ring he
+    needs both hexes one level up (or a third developer there): two lifts after stepping
+    aside, more than his AP. Nothing scores. The bound used to let one tile lift every ring
+    hex he may reach and allowed 3; one tile now lifts the hexes of one single, pair or
+    triangle."""
+    from tests.helpers import put_dev, tower
+    from tests.test_solver import mini
+
+    s = mini(ap=2, tiles=("C3r", "C4r", *tower("D2", 2, "r"), "D4r", "E3r"))
+    put_dev(s, "D2", 1)
+    put_dev(s, "D4", 1)
+    put_dev(s, "C4", 0)
+    put_dev(s, "E3", 0)
+    s.players[0].developers_off = 0
+    s.irrigation_supply = 0
+    s.triples, s.players[0].doubles, s.players[0].rice, s.players[0].villages = 0, 0, 2, 0
+    s.discard.append(s.face_up)  # no face-up card: no festival (R31)
+    s.face_up = None
+    s.turn.tile_placed = False
+    ref = solve_brute(s)
+    assert ref.optimal and ref.best == 0
+    assert upper_bound(s) == 0
+
+
+@pytest.mark.parametrize(("agreement", "seed", "ap", "best"),
+                         [(True, 6, 1, 0), (False, 154, 1, 0), (False, 269, 1, 0), (False, 234, 2, 2)])
+def test_r24_r25_each_developer_stands_on_one_ring_hex_he_can_reach(
+        agreement: bool, seed: int, ap: int, best: int) -> None:
+    """R24/R25/R27/R38: self-play positions where the bound used to give the mover, on a
+    pond's ring, the levels of every hex any developer of his could walk to (6 to 16 points
+    for a best of 0 to 2). His key now takes one hex per developer, each where that
+    developer's own path reaches (a matching, highest hexes first), and the bound meets the
+    best."""
+    s = agreement_position(seed, ap) if agreement else position(seed, ap)
+    ref = solve_brute(s)
+    assert ref.optimal and ref.best == best
+    assert upper_bound(s) == best
+
+
+def test_r10_r12_the_fewest_flat_tiles_that_cover_a_bare_ring() -> None:
+    """R10/R12/R38: a self-play position with 3 AP where the count of tiles a pond's bare
+    ring needs (the sum of ``1/c(h)``) was one short: the bound allowed a 12-point line for a
+    best of 4. The fewest flat tiles of his supplies that cover the ring are now searched, and
+    the bound meets the best."""
+    s = position(47, 3)
+    ref = solve_brute(s)
+    assert ref.optimal and ref.best == 4
+    assert upper_bound(s) == 4
+
+
 def test_r10_r12_two_tiles_join_only_the_groups_their_hexes_touch() -> None:
     """R10/R11/R15/R28: mini-b, 3 AP, the mover alone in the city B2–C2 (palace 2), the village
     D4–D5–E5–E6 three new hexes away around the pond (C3, C4 under an opponent, D2, E3, E4 are

@@ -31,19 +31,21 @@ def pareto(opts: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
 
 
 
-def _reach(s: GameState, window: bool) -> set[int]:
-    """Hexes a developer of the mover can stand on after a 0-AP move (R27); with ``window``,
-    also across one stretch of up to three hexes that a single tile could make passable and
-    give any terrain (a bridge)."""
+def _reach(s: GameState, window: bool) -> list[set[int]]:
+    """Per developer of the mover, the hexes he can stand on after a 0-AP move (R27); with
+    ``window``, also across one stretch of up to three hexes that a single tile could make
+    passable and give any terrain (a bridge; each developer may have his own)."""
     me = s.to_move
     level, terrain, dev, palace, irr, nbrs = s.level, s.terrain, s.dev, s.palace, s.irrigated, s.map.nbrs
-    out: set[int] = set()
+    each: list[set[int]] = []
     for start in s.map.hexes:
         if dev[start] != me:
             continue
         t = terrain[start]
         seen = {(start, 0)}
         stack = [(start, 0)]
+        out: set[int] = set()
+        each.append(out)
         while stack:
             h, phase = stack.pop()
             out.add(h)
@@ -60,7 +62,25 @@ def _reach(s: GameState, window: bool) -> set[int]:
                     if (n, p) not in seen:
                         seen.add((n, p))
                         stack.append((n, p))
-    return out
+    return each
+
+
+def _key(levels: dict[int, int], each: list[set[int]]) -> tuple[int, ...]:
+    """His greatest rank key (R24) on hexes ``levels`` (hex -> level), one developer per hex,
+    each standing only where his reach (``each``) allows: hexes taken highest first, each
+    kept when the developers can be matched again (a matroid, so greedy is best)."""
+    owner: dict[int, int] = {}  # developer -> hex
+
+    def place(h: int, seen: set[int]) -> bool:
+        for d, hexes in enumerate(each):
+            if h in hexes and d not in seen:
+                seen.add(d)
+                if d not in owner or place(owner[d], seen):
+                    owner[d] = h
+                    return True
+        return False
+
+    return tuple(lv for h, lv in sorted(levels.items(), key=lambda x: -x[1]) if place(h, set()))
 
 
 _SHAPES: dict[int, tuple[list[list[tuple[int, int, int]]], list[list[int]]]] = {}
@@ -84,13 +104,14 @@ def _shapes(s: GameState) -> tuple[list[list[tuple[int, int, int]]], list[list[i
     return _SHAPES[key]
 
 
-def _cover(s: GameState, bare: set[int]) -> tuple[int, int] | None:
+def _cover(s: GameState, bare: set[int], budget: int = 7) -> tuple[int, int] | None:
     """(fewest land tiles that can cover these bare hexes, extra AP for the rim hexes among
     them), None when they cannot all be covered. A tile lies flat (R12) on level-0 hexes; if
     ``c(h)`` is the most of ``bare`` one tile through ``h`` can cover, each tile covers at most 1
     in the sum of ``1/c(h)``, so that sum is a lower bound. A hex no flat pair or triangle of
     his supplies covers needs a one-space tile of his own (R10), one each. Each rim hex costs
-    1 AP more (R14 overhang)."""
+    1 AP more (R14 overhang). Where that sum is below the number of hexes, a search
+    (``_fewest_tiles``) finds the fewest tiles, up to ``budget`` AP with the rim's."""
     if not bare:
         return 0, 0
     tris, pairs = _shapes(s)
@@ -118,15 +139,103 @@ def _cover(s: GameState, bare: set[int]) -> tuple[int, int] | None:
     if only_single > me.villages + me.rice:
         return None
     rim = sum(1 for h in bare if s.map.rim_cost[h])
-    return -(-sixths // 6), rim
+    least = -(-sixths // 6)
+    if least < len(bare) and least + rim <= budget:
+        least = _fewest_tiles(s, bare, least, budget - rim)
+    return least, rim
 
 
-def _ring_holder(s: GameState, ring: Iterable[int], reach: set[int], bridge: set[int]) -> int:
+NODES = 3000  # per search in ``_fewest_tiles``; past it, the sum above stands
+_FLAT: dict[tuple[object, ...], list[list[tuple[tuple[int, ...], int]]]] = {}
+
+
+def _flat_shapes(s: GameState) -> list[list[tuple[tuple[int, ...], int]]]:
+    """Per hex: the singles (kind 0), pairs (1) and triangles (2) of his supplies that may lie
+    flat on level 0 through it now (R10, R12, R14: singles only in Java-Centre); cached on
+    the levels, the irrigation and the supplies."""
+    me = s.players[s.to_move]
+    supply = (me.villages + me.rice, me.doubles, s.triples)
+    key = (id(s.map), bytes(s.level), bytes(s.irrigated), tuple(x > 0 for x in supply))
+    got = _FLAT.get(key)
+    if got is None:
+        tris, pairs = _shapes(s)
+        level, irr, kind = s.level, s.irrigated, s.map.kind
+
+        def flat(x: int) -> bool:
+            return level[x] == 0 and not irr[x] and kind[x] != 0
+
+        got = [[] for _ in range(len(level))]
+        for h in s.map.hexes:
+            if not flat(h):
+                continue
+            if supply[0] and s.map.is_central(h):
+                got[h].append(((h,), 0))
+            if supply[1]:
+                got[h] += [((h, y), 1) for y in pairs[h] if flat(y)]
+            if supply[2]:
+                got[h] += [(tri, 2) for tri in tris[h] if all(flat(x) for x in tri)]
+        if len(_FLAT) > 64:
+            _FLAT.clear()
+        _FLAT[key] = got
+    return got
+
+
+def _fewest_tiles(s: GameState, bare: set[int], least: int, most: int) -> int:
+    """The fewest flat tiles of his supplies that cover ``bare`` (R10, R12), searched from
+    ``least`` (a lower bound) up to ``most`` (``most + 1`` where even that many cannot):
+    every tile over a bare hex lies on level 0, so only the singles, pairs and triangles
+    of level-0 hexes without irrigation there now count. Each step covers the hex with the
+    fewest such tiles, and a branch stops where the sum of ``1/c(h)`` over what is left
+    (``_cover``) exceeds the tiles left. Where the search runs past ``NODES`` it returns the
+    count it was trying, still a lower bound."""
+    shapes = _flat_shapes(s)
+    me = s.players[s.to_move]
+    options = {h: sorted({(frozenset(x for x in shape if x in bare), k) for shape, k in shapes[h]},
+                         key=lambda o: -len(o[0])) for h in bare}
+    supply = [me.villages + me.rice, me.doubles, s.triples]
+    nodes = 0
+
+    def fits(left: frozenset[int], k: int) -> bool:
+        nonlocal nodes
+        if not left:
+            return True
+        nodes += 1
+        if nodes > NODES:
+            raise OverflowError
+        sixths, pick, fewest = 0, -1, 99
+        for h in left:
+            usable = [o for o, kind_ in options[h] if supply[kind_]]
+            if not usable:
+                return False
+            sixths += 6 // max(len(o & left) for o in usable)
+            if len(usable) < fewest:
+                pick, fewest = h, len(usable)
+        if -(-sixths // 6) > k:
+            return False
+        for o, kind_ in options[pick]:
+            if supply[kind_]:
+                supply[kind_] -= 1
+                ok = fits(left - o, k - 1)
+                supply[kind_] += 1
+                if ok:
+                    return True
+        return False
+
+    whole = frozenset(bare)
+    for k in range(least, most + 1):
+        try:
+            if fits(whole, k):
+                return k
+        except OverflowError:
+            return k
+    return most + 1
+
+
+def _ring_holder(s: GameState, ring: Iterable[int], reach: list[set[int]], bridge: list[set[int]]) -> int:
     """Tiles needed before a free move can give the mover the highest position on a ring: 0, 1
     (a bridge) or 2 + ``x`` (two tiles or a paid move, and ``x`` tiles laid on land to lift a
     ring hex). R24, R25: his key, with no more developers than he has on the board, on the
-    ring hexes he may reach (a bridge tile raises them one level at most), must beat every
-    opponent's key there."""
+    ring hexes he may reach (``_one_tile_wins``), must beat every opponent's key there."""
     me = s.to_move
     ring = list(ring)
     keys: dict[int, list[int]] = {}
@@ -134,13 +243,10 @@ def _ring_holder(s: GameState, ring: Iterable[int], reach: set[int], bridge: set
         if s.dev[h] >= 0 and s.dev[h] != me:
             keys.setdefault(s.dev[h], []).append(s.level[h])
     best = best_key(keys)
-    devs = sum(1 for h in s.map.hexes if s.dev[h] == me)
     free = [h for h in ring if s.dev[h] < 0 or s.dev[h] == me]
-    mine = sorted((s.level[h] for h in free if h in reach and s.level[h] > 0), reverse=True)
-    if mine and tuple(mine[:devs]) > best:
+    if _key({h: s.level[h] for h in free if s.level[h] > 0}, reach) > best:
         return 0
-    lifted = sorted((s.level[h] + 1 for h in free if h in bridge), reverse=True)
-    if lifted and tuple(lifted[:devs]) > best:
+    if _one_tile_wins(s, [h for h in free if any(h in b for b in bridge)], best, bridge):
         return 1
     # Else 2 plus the lifts: his key must be at least the best one's first level (R24), so
     # a developer of his must stand on a ring hex that high. A tile raises a hex one level;
@@ -149,6 +255,50 @@ def _ring_holder(s: GameState, ring: Iterable[int], reach: set[int], bridge: set
     top = best[0] if best else 1
     return 2 + min((max(0, top - max(s.level[h], 1)) for h in free if not s.palace[h] and not s.irrigated[h]),
                    default=0)
+
+
+def _one_tile_wins(s: GameState, hexes: list[int], best: tuple[int, ...], each: list[set[int]]) -> bool:
+    """Whether one tile may give his key on ``hexes`` (ring hexes he may reach with it, each
+    developer as far as ``each`` says) more than ``best`` (R24, R25). Tiles covering the bare
+    ring lie on level 0 (R12), so they lift bare hexes to 1 and nothing else: every bare hex
+    counts as 1. Land hexes rise only under a tile laid on land: one tile, flat, lifts the
+    ring hexes of one single, pair or triangle of his supplies one level (R10, R12), none
+    under a palace, irrigation or an opponent (R11)."""
+    level = s.level
+    base = {h: max(level[h], 1) for h in hexes}
+    devs = len(each)
+
+    def wins(up: Iterable[int]) -> bool:
+        lv = dict(base)
+        for h in up:
+            if h in lv:
+                lv[h] += 1
+        if tuple(sorted(lv.values(), reverse=True)[:devs]) <= best:
+            return False  # not even with every developer anywhere
+        return _key(lv, each) > best
+
+    if not base:
+        return False
+    if wins(()):
+        return True
+    me = s.players[s.to_move]
+    tris, pairs = _shapes(s)
+    shapes: list[tuple[int, ...]] = []
+    for h in hexes:
+        if level[h] == 0:
+            continue
+        if me.villages + me.rice and s.map.is_central(h):
+            shapes.append((h,))
+        if me.doubles:
+            shapes += [(h, x) for x in pairs[h]]
+        if s.triples:
+            shapes += tris[h]
+    for shape in shapes:
+        lv = level[shape[0]]
+        if all(level[x] == lv and not s.palace[x] and not s.irrigated[x] and s.dev[x] in (-1, s.to_move)
+               for x in shape) and wins(shape):
+            return True
+    return False
 
 
 PondOption = tuple[int, ...]  # (tiles, irrigations, overhang AP, ring need, points)
@@ -195,7 +345,7 @@ def pond_items(s: GameState, ap: int) -> list[Item]:
             if not bare and not extra and not seed_irr:
                 continue  # enclosed already: scored once, ever (R38)
             n_irr = len(extra) + seed_irr
-            cover = _cover(s, bare)
+            cover = _cover(s, bare, ap - n_irr)
             if cover is None:
                 continue
             tiles, rim = cover
@@ -321,7 +471,7 @@ def cluster_table(members: list[Item], ap: int, s: GameState) -> list[tuple[int,
 
     def cover(u: frozenset[int]) -> tuple[int, int] | None:
         if u not in covers:
-            covers[u] = _cover(s, set(u))
+            covers[u] = _cover(s, set(u), ap)
         return covers[u]
 
     # (union of unchanged rings, tiles of the others, irrigations and their overhangs,
