@@ -326,6 +326,34 @@ def test_r12_r24_one_tile_lifts_one_flat_shape_not_every_ring_hex() -> None:
     assert upper_bound(s) == 0
 
 
+def test_r12_r27_a_bridge_that_covers_no_ring_hex_is_one_tile_more() -> None:
+    """R12/R27/R38: mini-b, 2 AP, three one-space tiles. Two tiles on C3 and E4 enclose the
+    pond D3 (3 points), nobody else stands on its ring, and the mover's developer on B4
+    (village) is one terrain change from it: a paid move (1 AP) or a village tile on land
+    (C4 on the ring, or C5), which covers no bare hex of it. Both need a third AP. Nothing
+    scores. The
+    bound used to let one tile before the move serve as a bridge anywhere and also as one of
+    the two covering tiles, and allowed 3; the tiles that cover a ring lie on level 0, so the
+    paths they open run over bare hexes next to it."""
+    from tests.helpers import put_dev
+    from tests.test_solver import mini
+
+    s = mini(ap=2, tiles=("B4v", "B3r", "B5r", "C4r", "D2r", "D4r", "E3r", "C5r", "A4r", "A5r"))
+    put_dev(s, "B4", 0)
+    s.players[0].developers_off = 0
+    s.irrigation_supply = 0
+    s.triples, s.players[0].doubles, s.players[0].rice, s.players[0].villages = 0, 0, 2, 1
+    s.discard.append(s.face_up)  # no face-up card: no festival (R31)
+    s.face_up = None
+    s.turn.tile_placed = False
+    ref = solve_brute(s)
+    assert ref.optimal and ref.best == 0
+    assert upper_bound(s) == 0
+    s.turn.ap = 3  # with the third AP: cover C3, a paid move onto it, cover E4
+    ref = solve_brute(s)
+    assert ref.best == 3 and upper_bound(s) >= 3
+
+
 @pytest.mark.parametrize(("agreement", "seed", "ap", "best"),
                          [(True, 6, 1, 0), (False, 154, 1, 0), (False, 269, 1, 0), (False, 234, 2, 2)])
 def test_r24_r25_each_developer_stands_on_one_ring_hex_he_can_reach(

@@ -39,10 +39,13 @@ check it against the brute force. The bound relaxes the turn into *events* and a
   each other may serve several ponds: ponds whose bare rings lie within one hex of each other
   form a cluster that needs the cover of the union of the rings it closes as they are, and
   the tiles of each grown or new pond alone. The mover must hold the highest position on the
-  ring (R24, R25): a developer of his reaches it for free, or across one tile laid as a bridge
-  before the enclosing placement, where his key there beats every opponent's; else by a paid
-  move, on a ring hex at least as high as the best opponent's highest developer: the tiles
-  that lift it there (on land, so not among the covering ones) add to the pond's tiles.
+  ring (R24, R25): his key there, one developer per hex, each where his own path reaches
+  (R27), must beat every opponent's. He gets there for free; or across the bare hexes next
+  to the ring that the covering tiles make land (they lie on level 0, R12), one of them laid
+  before the move; or with one tile more (a bridge anywhere, or one flat shape on land lifted
+  a level); else with two tiles more or a paid move, on a ring hex at least as high as the
+  best opponent's highest developer: the tiles that lift it there (on land, so not among the
+  covering ones) add to the pond's tiles.
 - The tiles that may grow a group (``bound_growth.py``) never lie exactly on one tile of
   their size (R13) unless another tile raises one of its hexes first.
 - Tiles are pooled: a growth tile may also cover a pond's ring, bridge a path or be the tile

@@ -1,10 +1,11 @@
 """The pond side of the solver's admissible bound (``bound.py``): enclosing ponds (R37, R38).
 
 Each pond (grown by irrigating bare neighbours, or made new by irrigation) is an *item* with
-options ``(tiles, irrigations, overhang AP, ring need, points)``: its bare ring must be covered
+options ``(tiles, irrigations, overhang AP, ring class, lifts, points)``: its bare ring must be covered
 by flat tiles (R12; rim hexes cost 1 AP more, R14), and the mover must hold the highest position
-on the ring (R24, R25), reached for free, across a bridge tile, or by a paid move onto a hex
-lifted as high as the best opponent's highest developer there. Items whose bare rings
+on the ring (R24, R25), reached for free, across the covering tiles, with one tile more, or
+with two more or a paid move onto a hex lifted as high as the best opponent's highest
+developer there (``ring_class``). Items whose bare rings
 lie within one hex of each other form a cluster whose tiles may serve several rings: it needs at
 least the cover of the union of the rings it encloses as they are, and at least the tiles of
 each grown or new pond alone. Every count here is a lower bound on what a real line spends,
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from analysis.solver.bound_view import best_key
+from analysis.solver.bound_rings import Parts, developer_reach, holder_routes, ring_class
 from core.groups import all_ponds
 from core.state import GameState
 
@@ -29,58 +30,6 @@ def pareto(opts: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
             kept.append(o)
     return kept
 
-
-
-def _reach(s: GameState, window: bool) -> list[set[int]]:
-    """Per developer of the mover, the hexes he can stand on after a 0-AP move (R27); with
-    ``window``, also across one stretch of up to three hexes that a single tile could make
-    passable and give any terrain (a bridge; each developer may have his own)."""
-    me = s.to_move
-    level, terrain, dev, palace, irr, nbrs = s.level, s.terrain, s.dev, s.palace, s.irrigated, s.map.nbrs
-    each: list[set[int]] = []
-    for start in s.map.hexes:
-        if dev[start] != me:
-            continue
-        t = terrain[start]
-        seen = {(start, 0)}
-        stack = [(start, 0)]
-        out: set[int] = set()
-        each.append(out)
-        while stack:
-            h, phase = stack.pop()
-            out.add(h)
-            for n in nbrs[h]:
-                if palace[n] or irr[n] or (dev[n] >= 0 and dev[n] != me):
-                    continue
-                normal = level[n] > 0 and terrain[n] == t
-                states = []
-                if normal:
-                    states.append(4 if 1 <= phase <= 3 else phase)
-                if window and phase < 3 and dev[n] < 0 and s.map.kind[n] != 0:
-                    states.append(phase + 1)
-                for p in states:
-                    if (n, p) not in seen:
-                        seen.add((n, p))
-                        stack.append((n, p))
-    return each
-
-
-def _key(levels: dict[int, int], each: list[set[int]]) -> tuple[int, ...]:
-    """His greatest rank key (R24) on hexes ``levels`` (hex -> level), one developer per hex,
-    each standing only where his reach (``each``) allows: hexes taken highest first, each
-    kept when the developers can be matched again (a matroid, so greedy is best)."""
-    owner: dict[int, int] = {}  # developer -> hex
-
-    def place(h: int, seen: set[int]) -> bool:
-        for d, hexes in enumerate(each):
-            if h in hexes and d not in seen:
-                seen.add(d)
-                if d not in owner or place(owner[d], seen):
-                    owner[d] = h
-                    return True
-        return False
-
-    return tuple(lv for h, lv in sorted(levels.items(), key=lambda x: -x[1]) if place(h, set()))
 
 
 _SHAPES: dict[int, tuple[list[list[tuple[int, int, int]]], list[list[int]]]] = {}
@@ -231,77 +180,7 @@ def _fewest_tiles(s: GameState, bare: set[int], least: int, most: int) -> int:
     return most + 1
 
 
-def _ring_holder(s: GameState, ring: Iterable[int], reach: list[set[int]], bridge: list[set[int]]) -> int:
-    """Tiles needed before a free move can give the mover the highest position on a ring: 0, 1
-    (a bridge) or 2 + ``x`` (two tiles or a paid move, and ``x`` tiles laid on land to lift a
-    ring hex). R24, R25: his key, with no more developers than he has on the board, on the
-    ring hexes he may reach (``_one_tile_wins``), must beat every opponent's key there."""
-    me = s.to_move
-    ring = list(ring)
-    keys: dict[int, list[int]] = {}
-    for h in ring:
-        if s.dev[h] >= 0 and s.dev[h] != me:
-            keys.setdefault(s.dev[h], []).append(s.level[h])
-    best = best_key(keys)
-    free = [h for h in ring if s.dev[h] < 0 or s.dev[h] == me]
-    if _key({h: s.level[h] for h in free if s.level[h] > 0}, reach) > best:
-        return 0
-    if _one_tile_wins(s, [h for h in free if any(h in b for b in bridge)], best, bridge):
-        return 1
-    # Else 2 plus the lifts: his key must be at least the best one's first level (R24), so
-    # a developer of his must stand on a ring hex that high. A tile raises a hex one level;
-    # one laid on level 0 may be one covering the bare ring (``_cover``), the others lie on
-    # land, apart from those.
-    top = best[0] if best else 1
-    return 2 + min((max(0, top - max(s.level[h], 1)) for h in free if not s.palace[h] and not s.irrigated[h]),
-                   default=0)
-
-
-def _one_tile_wins(s: GameState, hexes: list[int], best: tuple[int, ...], each: list[set[int]]) -> bool:
-    """Whether one tile may give his key on ``hexes`` (ring hexes he may reach with it, each
-    developer as far as ``each`` says) more than ``best`` (R24, R25). Tiles covering the bare
-    ring lie on level 0 (R12), so they lift bare hexes to 1 and nothing else: every bare hex
-    counts as 1. Land hexes rise only under a tile laid on land: one tile, flat, lifts the
-    ring hexes of one single, pair or triangle of his supplies one level (R10, R12), none
-    under a palace, irrigation or an opponent (R11)."""
-    level = s.level
-    base = {h: max(level[h], 1) for h in hexes}
-    devs = len(each)
-
-    def wins(up: Iterable[int]) -> bool:
-        lv = dict(base)
-        for h in up:
-            if h in lv:
-                lv[h] += 1
-        if tuple(sorted(lv.values(), reverse=True)[:devs]) <= best:
-            return False  # not even with every developer anywhere
-        return _key(lv, each) > best
-
-    if not base:
-        return False
-    if wins(()):
-        return True
-    me = s.players[s.to_move]
-    tris, pairs = _shapes(s)
-    shapes: list[tuple[int, ...]] = []
-    for h in hexes:
-        if level[h] == 0:
-            continue
-        if me.villages + me.rice and s.map.is_central(h):
-            shapes.append((h,))
-        if me.doubles:
-            shapes += [(h, x) for x in pairs[h]]
-        if s.triples:
-            shapes += tris[h]
-    for shape in shapes:
-        lv = level[shape[0]]
-        if all(level[x] == lv and not s.palace[x] and not s.irrigated[x] and s.dev[x] in (-1, s.to_move)
-               for x in shape) and wins(shape):
-            return True
-    return False
-
-
-PondOption = tuple[int, ...]  # (tiles, irrigations, overhang AP, ring need, points)
+PondOption = tuple[int, ...]  # (tiles, irrigations, overhang AP, ring class, lifts, points)
 # Per item: the bare hexes of all its rings, its options, each with the ponds there now that
 # it encloses (a bit per pond), and for a pond there already, the option that encloses it as
 # it is (no irrigation) with its bare ring, kept apart: rings that stay put add up their tiles
@@ -312,13 +191,12 @@ Item = tuple[frozenset[int], list[tuple[PondOption, int]], Zero | None, int]
 
 def pond_items(s: GameState, ap: int) -> list[Item]:
     """Per pond (or new pond), its bare rings and options ``(tiles, irrigations, overhang AP,
-    ring need, points)``; ``ring need`` as in ``_ring_holder``. Each option also names the
+    ring class, lifts, points)``, the class and lifts as in ``ring_class``. Each option also names the
     ponds there now that it encloses: a pond is scored once (R38), and once enclosed it has no
     bare neighbour left (R37: only a bare hex is irrigated), so no other pond may take it in."""
     nbrs, level, irr = s.map.nbrs, s.level, s.irrigated
     supply = min(s.irrigation_supply, ap)
-    reach = _reach(s, False)
-    bridge = _reach(s, True)
+    reach = (developer_reach(s, False), Parts(s), developer_reach(s, True, True))
 
     def irrigable(h: int) -> bool:
         return (s.map.kind[h] != 0 and s.map.is_central(h) and level[h] == 0 and not irr[h]
@@ -351,8 +229,7 @@ def pond_items(s: GameState, ap: int) -> list[Item]:
             tiles, rim = cover
             if tiles + rim + n_irr > ap or n_irr > supply:
                 continue
-            need = _ring_holder(s, ring, reach, bridge)
-            option = (tiles, n_irr, rim, need, 3 * len(whole))
+            option = (tiles, n_irr, rim, *ring_class(s, ring, reach), 3 * len(whole))
             mask = sum(1 << i for i in {pond_of[h] for h in whole if h in pond_of})
             if n_irr:
                 opts.append((option, mask))
@@ -438,27 +315,6 @@ def clusters(items: list[Item], s: GameState) -> list[list[Item]]:
     return list(groups.values())
 
 
-def _bridges(tiles: int, need: int, irrigations: int) -> int:
-    """Land tiles a line needs in all when a ring needs ``need`` bridge tiles (``_ring_holder``)
-    and ``tiles`` more to close it: a bridge comes before the move, the move before the
-    enclosing placement. That placement may be an irrigation; if there is none, no bridge can
-    be the last closing tile."""
-    if need == 0:
-        return 0
-    if irrigations:
-        return max(tiles, need)
-    return max(tiles, need + (1 if tiles else 0))
-
-
-def _holder_routes(tiles: int, need: int, irrigations: int) -> list[tuple[int, int]]:
-    """(land tiles in all, paid arrival) for each way to win a ring that needs ``need``
-    (``_ring_holder``): bridges and free moves, or a paid move; the lifts add to the tiles."""
-    if need < 2:
-        return [(_bridges(tiles, need, irrigations), 0)] + ([(0, 1)] if need else [])
-    lifts = tiles + need - 2 if need > 2 else 0
-    return [(max(_bridges(tiles, 2, irrigations), lifts), 0), (lifts, 1)]
-
-
 def cluster_table(members: list[Item], ap: int, s: GameState) -> list[tuple[int, ...]]:
     """Options ``(shared tiles, irrigations and overhang AP, tiles needed with bridges, paid
     arrival, points)`` for one cluster: its items choose at most one option each. Tiles near
@@ -482,7 +338,7 @@ def cluster_table(members: list[Item], ap: int, s: GameState) -> list[tuple[int,
         choices = [(o, None, m) for o, m in opts] + ([zero] if zero else [])
         nxt = dict(table)
         for (u, t, i, b, a, taken), pts in table.items():
-            for (ot, oi, orim, ow, op), ring, mask in choices:
+            for (ot, oi, orim, cls, lifts, op), ring, mask in choices:
                 if taken & mask:
                     continue
                 if ring is None:
@@ -492,7 +348,7 @@ def cluster_table(members: list[Item], ap: int, s: GameState) -> list[tuple[int,
                 c = cover(uu)
                 if c is None:
                     continue
-                for ob, oa in _holder_routes(ot, ow, oi):
+                for ob, oa in holder_routes(ot, cls, lifts, oi):
                     key = (uu, tt, ii, max(b, ob), max(a, oa), taken | mask)
                     if (max(c[0], tt, key[3]) + c[1] + ii + key[4] <= ap
                             and nxt.get(key, -1) < pts + op):
