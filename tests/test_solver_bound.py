@@ -326,6 +326,19 @@ def test_r12_r24_one_tile_lifts_one_flat_shape_not_every_ring_hex() -> None:
     assert upper_bound(s) == 0
 
 
+def test_r12_r24_a_ring_hex_covered_this_turn_may_be_lifted_again() -> None:
+    """R12/R24/R27/R38: a self-play position with 3 AP, best 15: a tile covers the bare C2,
+    a second lies on C2 and D2 on level 1 (his developer on D2 steps aside first) and lifts
+    both, his developers climb onto them, and a third tile on E4 encloses a pond of five
+    spaces. One tile more than the cover wins the ring here, on a hex the cover made land:
+    a first version of the holder's classes lifted only hexes that were land already, and
+    its bound (6) was below this line."""
+    s = position(234, 3)
+    ref = solve_brute(s)
+    assert ref.optimal and ref.best == 15
+    assert upper_bound(s) >= 15
+
+
 def test_r12_r27_a_bridge_that_covers_no_ring_hex_is_one_tile_more() -> None:
     """R12/R27/R38: mini-b, 2 AP, three one-space tiles. Two tiles on C3 and E4 enclose the
     pond D3 (3 points), nobody else stands on its ring, and the mover's developer on B4

@@ -15,7 +15,8 @@ from core.state import GameState
 def developer_reach(s: GameState, window: bool, bare: bool = False) -> list[set[int]]:
     """Per developer of the mover, the hexes he can stand on after a 0-AP move (R27); with
     ``window``, also across one stretch of up to three hexes that a single tile could make
-    passable and give any terrain (a bridge; each developer may have his own); with
+    passable and give any terrain (a bridge; each developer may have his own; one of his
+    own developers may step off it first); with
     ``bare``, also over every bare hex, which tiles may make land of his terrain."""
     me = s.to_move
     level, terrain, dev, palace, irr, nbrs = s.level, s.terrain, s.dev, s.palace, s.irrigated, s.map.nbrs
@@ -38,7 +39,7 @@ def developer_reach(s: GameState, window: bool, bare: bool = False) -> list[set[
                 states = []
                 if normal:
                     states.append(4 if 1 <= phase <= 3 else phase)
-                if window and phase < 3 and dev[n] < 0 and s.map.kind[n] != 0:
+                if window and phase < 3 and dev[n] in (-1, me) and s.map.kind[n] != 0:
                     states.append(phase + 1)
                 for p in states:
                     if (n, p) not in seen:
@@ -168,9 +169,10 @@ def _one_tile_wins(s: GameState, hexes: list[int], best: tuple[int, ...], each: 
     """Whether one tile may give his key on ``hexes`` (ring hexes he may reach with it, each
     developer as far as ``each`` says) more than ``best`` (R24, R25). Tiles covering the bare
     ring lie on level 0 (R12), so they lift bare hexes to 1 and nothing else: every bare hex
-    counts as 1. Land hexes rise only under a tile laid on land: one tile, flat, lifts the
-    ring hexes of one single, pair or triangle of his supplies one level (R10, R12), none
-    under a palace, irrigation or an opponent (R11)."""
+    counts as 1. Hexes rise higher only under a tile laid on land (a bare hex covered first
+    counts as land on level 1): one tile, flat, lifts the ring hexes of one single, pair or
+    triangle of his supplies one level (R10, R12), none under a palace, irrigation or an
+    opponent (R11)."""
     level = s.level
     base = {h: max(level[h], 1) for h in hexes}
     devs = len(each)
@@ -194,8 +196,6 @@ def _one_tile_wins(s: GameState, hexes: list[int], best: tuple[int, ...], each: 
     tris, pairs = _shapes(s)
     shapes: list[tuple[int, ...]] = []
     for h in hexes:
-        if level[h] == 0:
-            continue
         if me.villages + me.rice and s.map.is_central(h):
             shapes.append((h,))
         if me.doubles:
@@ -203,9 +203,10 @@ def _one_tile_wins(s: GameState, hexes: list[int], best: tuple[int, ...], each: 
         if s.triples:
             shapes += tris[h]
     for shape in shapes:
-        lv = level[shape[0]]
-        if all(level[x] == lv and not s.palace[x] and not s.irrigated[x] and s.dev[x] in (-1, s.to_move)
-               for x in shape) and wins(shape):
+        # A bare hex may lie on level 1 by then, under a covering tile.
+        lv = max(1, max(level[x] for x in shape))
+        if all((level[x] == lv or level[x] == 0 and lv == 1) and not s.palace[x] and not s.irrigated[x]
+               and s.dev[x] in (-1, s.to_move) for x in shape) and wins(shape):
             return True
     return False
 
