@@ -123,8 +123,6 @@ def _key(levels: dict[int, int], each: list[set[int]]) -> tuple[int, ...]:
     return tuple(lv for h, lv in sorted(levels.items(), key=lambda x: -x[1]) if place(h, set()))
 
 
-
-
 Reach = tuple[list[set[int]], Parts, list[set[int]]]  # now, parts for ``_covered_reach``, bridge and bare
 
 
@@ -136,8 +134,8 @@ def ring_class(s: GameState, ring: Iterable[int], reach: Reach) -> tuple[int, in
     - 0: a free move now (R27);
     - 1: free moves across hexes that the tiles covering the bare ring make land (they lie
       on level 0, R12), so only those tiles, laid before the move;
-    - 2: with one tile more, not covering the ring: a bridge anywhere, or one flat shape on
-      land lifted a level (``_one_tile_wins``);
+    - 2: with one tile more, not covering the ring: a bridge anywhere, or one flat shape
+      lifted a level, on land or on hexes the covering tiles made land (``_one_tile_wins``);
     - 3: two tiles more or a paid move.
 
     ``lifts``: tiles laid on land that a ring hex needs to reach the best opponent's first
