@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from analysis.solver.bound_rings import Parts, developer_reach, holder_routes, ring_class
+from analysis.solver.bound_rings import Parts, Reach, developer_reach, holder_routes, ring_class
 from core.groups import all_ponds
 from core.state import GameState
 
@@ -196,7 +196,12 @@ def pond_items(s: GameState, ap: int) -> list[Item]:
     bare neighbour left (R37: only a bare hex is irrigated), so no other pond may take it in."""
     nbrs, level, irr = s.map.nbrs, s.level, s.irrigated
     supply = min(s.irrigation_supply, ap)
-    reach = (developer_reach(s, False), Parts(s), developer_reach(s, True, True))
+    reach: list[Reach] = []  # worked out at the first ring that can be closed
+
+    def holder(ring: set[int]) -> tuple[int, int]:
+        if not reach:
+            reach.append((developer_reach(s, False), Parts(s), developer_reach(s, True, True)))
+        return ring_class(s, ring, reach[0])
 
     def irrigable(h: int) -> bool:
         return (s.map.kind[h] != 0 and s.map.is_central(h) and level[h] == 0 and not irr[h]
@@ -229,7 +234,7 @@ def pond_items(s: GameState, ap: int) -> list[Item]:
             tiles, rim = cover
             if tiles + rim + n_irr > ap or n_irr > supply:
                 continue
-            option = (tiles, n_irr, rim, *ring_class(s, ring, reach), 3 * len(whole))
+            option = (tiles, n_irr, rim, *holder(ring), 3 * len(whole))
             mask = sum(1 << i for i in {pond_of[h] for h in whole if h in pond_of})
             if n_irr:
                 opts.append((option, mask))
