@@ -278,6 +278,19 @@ def test_r37_r38_a_pond_there_now_is_enclosed_once() -> None:
     assert upper_bound(s) == 15
 
 
+def supplies_only(s: GameState, triples: int = 0, doubles: int = 0, rice: int = 0, villages: int = 0) -> None:
+    """Keep a hand-built mini-b position to what the test is about: these tiles only (R10), no
+    irrigation left (no new pond), no face-up card (no festival, R31), and a tile still owed
+    (R8)."""
+    s.irrigation_supply = 0
+    s.triples = triples
+    p = s.players[s.to_move]
+    p.doubles, p.rice, p.villages = doubles, rice, villages
+    s.discard.append(s.face_up)
+    s.face_up = None
+    s.turn.tile_placed = False
+
+
 def test_r24_r38_a_ring_held_three_levels_up_needs_tiles_to_lift_a_hex() -> None:
     """R12/R24/R25/R38: mini-b, 2 AP, two rice tiles. One tile on E4 would enclose the pond D3
     (3 points), but the opponent stands on its ring three levels up (C3) and the mover has no
@@ -289,11 +302,7 @@ def test_r24_r38_a_ring_held_three_levels_up_needs_tiles_to_lift_a_hex() -> None
 
     s = mini(ap=2, tiles=(*tower("C3", 3, "r"), "C4r", "D2r", "D4r", "E3r"))
     put_dev(s, "C3", 1)
-    s.irrigation_supply = 0
-    s.triples, s.players[0].doubles, s.players[0].rice, s.players[0].villages = 0, 0, 2, 0
-    s.discard.append(s.face_up)  # no face-up card: no festival (R31)
-    s.face_up = None
-    s.turn.tile_placed = False
+    supplies_only(s, rice=2)
     ref = solve_brute(s)
     assert ref.optimal and ref.best == 0
     assert upper_bound(s) == 0
@@ -316,11 +325,7 @@ def test_r12_r24_one_tile_lifts_one_flat_shape_not_every_ring_hex() -> None:
     put_dev(s, "C4", 0)
     put_dev(s, "E3", 0)
     s.players[0].developers_off = 0
-    s.irrigation_supply = 0
-    s.triples, s.players[0].doubles, s.players[0].rice, s.players[0].villages = 0, 0, 2, 0
-    s.discard.append(s.face_up)  # no face-up card: no festival (R31)
-    s.face_up = None
-    s.turn.tile_placed = False
+    supplies_only(s, rice=2)
     ref = solve_brute(s)
     assert ref.optimal and ref.best == 0
     assert upper_bound(s) == 0
@@ -354,11 +359,7 @@ def test_r12_r27_a_bridge_that_covers_no_ring_hex_is_one_tile_more() -> None:
     s = mini(ap=2, tiles=("B4v", "B3r", "B5r", "C4r", "D2r", "D4r", "E3r", "C5r", "A4r", "A5r"))
     put_dev(s, "B4", 0)
     s.players[0].developers_off = 0
-    s.irrigation_supply = 0
-    s.triples, s.players[0].doubles, s.players[0].rice, s.players[0].villages = 0, 0, 2, 1
-    s.discard.append(s.face_up)  # no face-up card: no festival (R31)
-    s.face_up = None
-    s.turn.tile_placed = False
+    supplies_only(s, rice=2, villages=1)
     ref = solve_brute(s)
     assert ref.optimal and ref.best == 0
     assert upper_bound(s) == 0
@@ -483,11 +484,7 @@ def test_r13_a_tile_may_not_lie_exactly_on_one_tile_of_its_size() -> None:
                           "D4v C4r C5r", *tower("B5", 3, "r"), "E3r", "E4r"))
     put_palace(s, "B2", 2)
     put_dev(s, "B4", 0)
-    s.irrigation_supply = 0  # the pond D3 is enclosed already: no new one
-    s.triples, s.players[0].doubles, s.players[0].rice, s.players[0].villages = 3, 0, 0, 0
-    s.discard.append(s.face_up)  # no face-up card: no festival (R31)
-    s.face_up = None
-    s.turn.tile_placed = False
+    supplies_only(s, triples=3)
     ref = solve_brute(s)
     assert ref.optimal and ref.best == 0
     assert upper_bound(s) == 0
@@ -513,11 +510,7 @@ def test_r23_r28_two_new_palaces_need_two_parts_each_with_room_for_a_palace_and_
     put_dev(s, "C5", 0)
     put_dev(s, "E5", 0)
     s.players[0].developers_off = 0
-    s.irrigation_supply = 0
-    s.triples, s.players[0].doubles, s.players[0].rice, s.players[0].villages = 1, 0, 0, 0
-    s.discard.append(s.face_up)  # no face-up card: no festival (R31)
-    s.face_up = None
-    s.turn.tile_placed = False
+    supplies_only(s, triples=1)
     ref = solve_brute(s)
     assert ref.optimal and ref.best == 1
     assert ref.best <= upper_bound(s) <= 2
