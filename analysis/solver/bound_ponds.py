@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from analysis.solver.bound_rings import Parts, Reach, developer_reach, holder_routes, ring_class
+from analysis.solver.bound_rings import Parts, Reach, bridged_reach, holder_routes, ring_class
 from core.groups import all_ponds
 from core.state import GameState
 
@@ -200,7 +200,7 @@ def pond_items(s: GameState, ap: int) -> list[Item]:
 
     def holder(ring: set[int]) -> tuple[int, int]:
         if not reach:
-            reach.append((developer_reach(s, False), Parts(s), developer_reach(s, True, True)))
+            reach.append((Parts(s), bridged_reach(s)))
         return ring_class(s, ring, reach[0])
 
     def irrigable(h: int) -> bool:

@@ -12,12 +12,12 @@ from analysis.solver.bound_view import best_key
 from core.state import GameState
 
 
-def developer_reach(s: GameState, window: bool, bare: bool = False) -> list[set[int]]:
-    """Per developer of the mover, the hexes he can stand on after a 0-AP move (R27); with
-    ``window``, also across one stretch of up to three hexes that a single tile could make
-    passable and give any terrain (a bridge; each developer may have his own; one of his
-    own developers may step off it first); with
-    ``bare``, also over every bare hex, which tiles may make land of his terrain."""
+def bridged_reach(s: GameState) -> list[set[int]]:
+    """Per developer of the mover, the hexes he can stand on after 0-AP moves (R27) with one
+    tile more: across one stretch of up to three hexes that a single tile could make
+    passable and give any terrain (a bridge; each developer may have his own; one of his own
+    developers may step off it first), and over every bare hex, which covering tiles may make
+    land of his terrain. Without tiles, ``Parts`` says where he walks."""
     me = s.to_move
     level, terrain, dev, palace, irr, nbrs = s.level, s.terrain, s.dev, s.palace, s.irrigated, s.map.nbrs
     each: list[set[int]] = []
@@ -35,11 +35,11 @@ def developer_reach(s: GameState, window: bool, bare: bool = False) -> list[set[
             for n in nbrs[h]:
                 if palace[n] or irr[n] or (dev[n] >= 0 and dev[n] != me):
                     continue
-                normal = (level[n] > 0 and terrain[n] == t) or (bare and level[n] == 0 and s.map.kind[n] != 0)
+                normal = (level[n] > 0 and terrain[n] == t) or (level[n] == 0 and s.map.kind[n] != 0)
                 states = []
                 if normal:
                     states.append(4 if 1 <= phase <= 3 else phase)
-                if window and phase < 3 and dev[n] in (-1, me) and s.map.kind[n] != 0:
+                if phase < 3 and dev[n] in (-1, me) and s.map.kind[n] != 0:
                     states.append(phase + 1)
                 for p in states:
                     if (n, p) not in seen:
@@ -83,24 +83,28 @@ def _covered_reach(s: GameState, parts: Parts, ring: list[int], bare: set[int]) 
     level, irr, nbrs, kind = s.level, s.irrigated, s.map.nbrs, s.map.kind
     foot = set(bare) | {n for h in bare for n in nbrs[h] if level[n] == 0 and not irr[n] and kind[n] != 0}
     part = parts.part
+    touch: dict[int, set[int]] = {}  # part -> the footprint hexes next to it
+    for f in foot:
+        for n in nbrs[f]:
+            if part[n] >= 0:
+                touch.setdefault(part[n], set()).add(f)
     out: list[set[int]] = []
     for start in parts.starts:
         t = parts.terrain[start]
         seen_parts = {start}
-        seen_foot: set[int] = set()
-        stack = [f for f in foot if any(part[n] == start for n in nbrs[f])]
-        seen_foot.update(stack)
+        seen_foot = set(touch.get(start, ()))
+        stack = list(seen_foot)
         while stack:
-            f = stack.pop()
-            for n in nbrs[f]:
+            for n in nbrs[stack.pop()]:
                 if n in foot:
-                    if n not in seen_foot:
-                        seen_foot.add(n)
-                        stack.append(n)
+                    new = {n} - seen_foot
                 elif part[n] >= 0 and parts.terrain[part[n]] == t and part[n] not in seen_parts:
                     seen_parts.add(part[n])
-                    stack.extend(x for x in foot if x not in seen_foot and any(part[m] == part[n] for m in nbrs[x]))
-                    seen_foot.update(x for x in foot if any(part[m] == part[n] for m in nbrs[x]))
+                    new = touch[part[n]] - seen_foot
+                else:
+                    continue
+                seen_foot |= new
+                stack.extend(new)
         out.append({h for h in ring if h in seen_foot or part[h] in seen_parts})
     return out
 
@@ -123,7 +127,7 @@ def _key(levels: dict[int, int], each: list[set[int]]) -> tuple[int, ...]:
     return tuple(lv for h, lv in sorted(levels.items(), key=lambda x: -x[1]) if place(h, set()))
 
 
-Reach = tuple[list[set[int]], Parts, list[set[int]]]  # now, parts for ``_covered_reach``, bridge and bare
+Reach = tuple[Parts, list[set[int]]]  # his free parts; his reach with a bridge and over bare hexes
 
 
 def ring_class(s: GameState, ring: Iterable[int], reach: Reach) -> tuple[int, int]:
@@ -149,7 +153,8 @@ def ring_class(s: GameState, ring: Iterable[int], reach: Reach) -> tuple[int, in
             keys.setdefault(s.dev[h], []).append(s.level[h])
     best = best_key(keys)
     free = [h for h in ring if s.dev[h] < 0 or s.dev[h] == me]
-    now, parts, one = reach
+    parts, one = reach
+    now = [{h for h in free if parts.part[h] == start} for start in parts.starts]  # R27: his free part
     if _key({h: s.level[h] for h in free if s.level[h] > 0}, now) > best:
         return 0, 0
     covered = _covered_reach(s, parts, free, {h for h in ring if s.level[h] == 0})
