@@ -322,14 +322,31 @@ def load_position(path: str) -> GameState:
         raise PositionError(msg if msg.startswith(path) else f"{path}: {msg}") from None
 
 
-def write_json_atomic(path: str, data: Any) -> None:
-    """Write to a temporary file in the same folder, then rename: never a half-written file."""
+def _umask() -> int:
+    """The process's file-creation mask, read once at import (``os.umask`` can only be read by
+    setting it, which is not safe once the app's worker threads run)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _umask()
+
+
+def write_text_atomic(path: str, text: str) -> None:
+    """Write to a temporary file in the same folder, then rename: never a half-written file.
+    The file keeps the permissions it had, or gets those of any new file (0666 less the
+    umask), not the private 0600 of a temporary file."""
     folder = os.path.dirname(os.path.abspath(path))
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError:
+        mode = 0o666 & ~_UMASK
     fd, tmp = tempfile.mkstemp(prefix=".kraton-", suffix=".tmp", dir=folder)
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=2)
-            f.write("\n")
+            f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -339,6 +356,11 @@ def write_json_atomic(path: str, data: Any) -> None:
         except OSError:
             pass
         raise
+
+
+def write_json_atomic(path: str, data: Any) -> None:
+    """``data`` as indented JSON, written atomically (``write_text_atomic``)."""
+    write_text_atomic(path, json.dumps(data, indent=2) + "\n")
 
 
 def save_position(s: GameState, path: str, extra: dict[str, Any] | None = None) -> None:

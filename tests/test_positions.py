@@ -123,11 +123,10 @@ def test_a_failed_save_leaves_the_old_file_whole(tmp_path: Path, monkeypatch) ->
     save_position(rich(), str(p))
     before = p.read_bytes()
 
-    def broken(data: Any, f: Any, **kw: Any) -> None:
-        f.write('{"format": "java-po')
+    def broken(fd: int) -> None:  # the disk fills up while the new file is written
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(position.json, "dump", broken)
+    monkeypatch.setattr(position.os, "fsync", broken)
     with pytest.raises(OSError):
         save_position(GameState.new(4, seed=3), str(p))
     assert p.read_bytes() == before
@@ -139,6 +138,17 @@ def test_write_json_atomic_replaces_the_file(tmp_path: Path) -> None:
     write_json_atomic(str(p), {"a": 1})
     write_json_atomic(str(p), {"a": 2})
     assert json.loads(p.read_text()) == {"a": 2}
+
+
+def test_a_saved_file_gets_the_usual_permissions_not_the_temporary_files(tmp_path: Path) -> None:
+    """A new file is 0666 less the umask, as any program's would be (the temporary file it is
+    renamed from is private, 0600); a file saved again keeps the permissions it had."""
+    p = tmp_path / "x.json"
+    write_json_atomic(str(p), {"a": 1})
+    assert p.stat().st_mode & 0o777 == 0o666 & ~position._UMASK
+    os.chmod(p, 0o640)
+    save_position(rich(), str(p))
+    assert p.stat().st_mode & 0o777 == 0o640
 
 
 # ------------------------------------------------------------------ refusals

@@ -10,14 +10,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 
 from analysis.chart import scores_svg
 from analysis.parallel import ProgressBar
 from analysis.players import PLAYER_NAMES
 from analysis.tournament import csv_text, results_json, run_tournament, summarize, summary_text
 from core.errors import KratonError
-from core.position import write_json_atomic
+from core.position import write_json_atomic, write_text_atomic
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,20 +33,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--chart-game", type=int, default=0, metavar="K", help="game for --chart (default 0)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_tournament)
-
-
-def write_text_atomic(path: str, text: str) -> None:
-    """Temporary file in the same folder, then rename: never a half-written file."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".kraton-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
