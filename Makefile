@@ -22,7 +22,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check core analysis puzzles tui tests benchmarks
-	$(BIN)/mypy core analysis
+	$(BIN)/mypy core analysis puzzles tui
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

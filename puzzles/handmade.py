@@ -29,7 +29,7 @@ def position(tiles: list[str], devs: dict[str, int], palaces: dict[str, int] | N
     pool = [*s.deck, s.face_up, *(c for p in s.players for c in p.hand)]
     for c in [face_up, *hands[0], *hands[1]]:
         pool.remove(c)
-    s.face_up, s.deck = face_up, sorted(pool)
+    s.face_up, s.deck = face_up, sorted(c for c in pool if c is not None)
     s.players[0].hand, s.players[1].hand = list(hands[0]), list(hands[1])
     giver = 1
     for text in tiles:
@@ -48,9 +48,9 @@ def position(tiles: list[str], devs: dict[str, int], palaces: dict[str, int] | N
                 raise ValueError(f"no {key} left for {text}")
             giver = 1 - giver
         s.lay_tile(cells)
-    for name, p in devs.items():
-        s.dev[parse_hex(name)] = p
-        s.players[p].developers_off -= 1
+    for name, owner in devs.items():
+        s.dev[parse_hex(name)] = owner
+        s.players[owner].developers_off -= 1
     for name, v in (palaces or {}).items():
         s.palace[parse_hex(name)] = v
         s.palace_supply[v] -= 1

@@ -3,6 +3,11 @@
 Each candidate position is solved with the CP-SAT engine under a time limit; only proved
 answers with points are kept, classified by what the best line does (the issue's themes), and
 written as puzzle files (notation.md) with ``best`` and ``line`` from the solver.
+
+Full turns come from games of four ``planner`` players on Java-Centre (``--mid-game``,
+``--last-round``). Those players plan within a time budget, so a seed alone does not give the
+same game on another machine: ``--save-games DIR`` keeps each game's record, and ``--records``
+mines saved records, which replay to the same positions anywhere (``puzzles/games/``).
 """
 
 from __future__ import annotations
@@ -11,14 +16,16 @@ import argparse
 import os
 import random
 from collections.abc import Callable, Iterator
+from functools import partial
 
 from analysis.solver import solve
 from analysis.solver.common import SolveResult, replay
 from analysis.solver.selfplay import random_position
-from core.actions import Draw, Enter, Festival, Irrigate, Move, Palace, Tile, Token
+from core.actions import Action, Draw, Enter, Festival, Irrigate, Move, Palace, Tile, Token
 from core.groups import all_ponds, pond_ring
 from core.legality import ring_holder
-from core.position import position_to_dict, write_json_atomic
+from core.position import position_to_dict, read_json, write_json_atomic
+from core.record import GameRecord, load_record, save_record
 from core.state import GameState
 from puzzles.loader import HERE
 
@@ -87,15 +94,11 @@ def difficulty_of(s: GameState, r: SolveResult) -> str:
     return "easy"
 
 
-def planner_turns(seed: int) -> Iterator[tuple[int, GameState]]:
-    """The start of every turn (numbered from 1) of a seeded game of four ``planner`` players
-    on Java-Centre, as a copy with the full AP (6, 7 with the token, R7). The players plan
-    within a time budget, so the games depend on the machine's speed as well as the seed; a
-    puzzle file keeps the position itself."""
-    from analysis.players import make_player
-
-    s = GameState.new(4, seed=seed)
-    players = [make_player("planner", seed * 10 + i) for i in range(4)]
+def turn_starts(s: GameState, choose: Callable[[GameState], Action | None],
+                on_action: Callable[[Action], None] | None = None) -> Iterator[tuple[int, GameState]]:
+    """Play on from ``s`` with ``choose`` (None: no more actions) and yield the start of every
+    turn (numbered from 1) as a copy with the full AP (6, 7 with the token, R7); festival bids
+    (R32) are not turns."""
     turn, steps, prev = 0, 0, -1
     while not s.is_terminal() and steps < 6000:
         me = s.to_move
@@ -106,8 +109,37 @@ def planner_turns(seed: int) -> Iterator[tuple[int, GameState]]:
             yield turn, c
         if s.festival is None:  # bidders (R32) are not the player whose turn it is
             prev = me
-        s.push(players[me].choose(s))
+        a = choose(s)
+        if a is None:
+            return
+        if on_action is not None:
+            on_action(a)
+        s.push(a)
         steps += 1
+
+
+def planner_turns(seed: int, save: str | None = None) -> Iterator[tuple[int, GameState]]:
+    """The turn starts of a seeded game of four ``planner`` players on Java-Centre. The players
+    plan within a time budget, so the game depends on the machine's speed as well as the seed;
+    ``save`` writes its record (``core/record.py``) when it ends, for ``record_turns``."""
+    from analysis.players import make_player
+
+    s = GameState.new(4, seed=seed)
+    start = position_to_dict(s)
+    players = [make_player("planner", seed * 10 + i) for i in range(4)]
+    played: list[Action] = []
+    # The mover's player object also answers festival bids (it decides for whoever must act).
+    yield from turn_starts(s, lambda x: players[x.to_move].choose(x), played.append)
+    if save is not None:
+        save_record(GameRecord(start, played, {"seed": str(seed), "players": "planner x4"}), save)
+
+
+def record_turns(path: str) -> Iterator[tuple[int, GameState]]:
+    """The turn starts of a saved game record: the same positions on any machine."""
+    rec, _ = load_record(path)
+    moves = iter(rec.actions)
+    s = rec.start_state(os.path.dirname(os.path.abspath(path)))
+    yield from turn_starts(s, lambda _: next(moves, None))
 
 
 def last_round(turn: int, s: GameState) -> str | None:
@@ -118,30 +150,59 @@ def last_round(turn: int, s: GameState) -> str | None:
     return None
 
 
-def mid_game(turn: int, s: GameState) -> str | None:
-    """Busy mid-game turns: every third turn from the eighth on, before the last round, with
-    tiles in every supply (R10) and the obligation to place one (R8)."""
-    if turn >= 8 and turn % 3 == 0 and s.last_round is None and s.triples > 0:
+BUSY = 25  # land tiles on the board from which a mid-game board counts as busy
+
+
+def mid_game(turn: int, s: GameState, every: int = 1, only: frozenset[int] = frozenset()) -> str | None:
+    """Busy mid-game turns: from the eighth on (every ``every``-th, or those in ``only``),
+    before the last round, with ``BUSY`` land tiles on the board or more and tiles in every
+    supply (R10), so the obligation to place one holds (R8)."""
+    if only and turn not in only:
+        return None
+    if (turn >= 8 and turn % every == 0 and s.last_round is None and s.triples > 0
+            and len(s.tiles) >= BUSY):
         return f"Mid-game on Java-Centre, turn {turn}"
     return None
 
 
-def mine_full_turns(seeds: range, limit: float, pick: Callable[[int, GameState], str | None],
-                    least: int = 3, seven: bool = False) -> None:
-    """Write a ``full-turn`` puzzle for each picked turn the solver proves worth ``least``
-    points or more (with ``seven``, only turns where the mover still has his token: 7 AP)."""
-    counts = sum(1 for f in os.listdir(HERE) if f.startswith("full-turn-"))
+Source = tuple[str, dict[str, object], Iterator[tuple[int, GameState]]]
+
+
+def game_sources(seeds: range, records: list[str], save: str | None) -> Iterator[Source]:
+    """(label, solver metadata, turn starts) per game: the saved ``records`` (replayed: the same
+    positions on any machine), else seeded planner games, written to the folder ``save``."""
+    for path in records:
+        name = os.path.relpath(os.path.abspath(path), HERE) if os.path.abspath(path).startswith(HERE) else path
+        yield name, {"record": name}, record_turns(path)
+    if records:
+        return
     for seed in seeds:
-        for turn, s in planner_turns(seed):
+        out = os.path.join(save, f"planner-{seed}.json") if save else None
+        yield f"seed {seed}", {"seed": seed}, planner_turns(seed, out)
+
+
+def mine_full_turns(sources: Iterator[Source], limit: float, pick: Callable[[int, GameState], str | None],
+                    kind: str, least: int = 3, seven: bool = False) -> None:
+    """Write a ``full-turn`` puzzle for each picked turn the solver proves worth ``least``
+    points or more (with ``seven``, only turns where the mover still has his token: 7 AP).
+    A turn that already has a puzzle (same game, same turn) is not written again."""
+    have = {(str(p.get("record", p.get("seed"))), p.get("turn"))
+            for f in os.listdir(HERE) if f.startswith("full-turn-")
+            for p in [read_json(os.path.join(HERE, f))["puzzle"].get("solver", {})]}
+    counts = sum(1 for f in os.listdir(HERE) if f.startswith("full-turn-"))
+    for label, meta, turns in sources:
+        for turn, s in turns:
             where = pick(turn, s)
             if where is None or (seven and not s.token_bonus()):
                 continue
             r = solve(s, "cpsat", time_limit=limit)
             name = s.players[s.to_move].name
-            print(f"seed {seed} turn {turn} {name}: best {r.best} optimal {r.optimal} "
+            print(f"{label} turn {turn} {name}: best {r.best} optimal {r.optimal} "
                   f"bound {r.bound} {r.seconds:.1f} s", flush=True)
-            if not r.optimal or r.best < least:
+            key = (str(meta.get("record", meta.get("seed"))), turn)
+            if not r.optimal or r.best < least or key in have:
                 continue
+            have.add(key)
             counts += 1
             pid = f"full-turn-{counts:02d}"
             out, _ = replay(s, r.line)
@@ -151,9 +212,9 @@ def mine_full_turns(seeds: range, limit: float, pick: Callable[[int, GameState],
             d["puzzle"] = {"id": pid, "goal": "max-points", "best": r.best, "line": r.line_text,
                            "difficulty": "expert", "theme": "full-turn",
                            "title": f"{where}, {name} with {budget} AP: score {r.best}",
-                           "solver": {"engine": r.engine, "seconds": round(r.seconds, 3),
-                                      "seed": seed, "turn": turn,
-                                      "source": f"{pick.__name__.replace('_', '-')} of a planner game"}}
+                           "solver": {"engine": r.engine, "seconds": round(r.seconds, 3), **meta,
+                                      "turn": turn,
+                                      "source": f"{kind} of a planner game"}}
             write_json_atomic(os.path.join(HERE, f"{pid}.json"), d)
             print(f"  -> {pid}: {r.line_text}", flush=True)
 
@@ -172,12 +233,24 @@ def main() -> None:
                      help="full turns of the last round of seeded planner games on Java-Centre")
     ap_.add_argument("--mid-game", action="store_true",
                      help="full turns from the middle of seeded planner games on Java-Centre")
+    ap_.add_argument("--records", nargs="+", default=[], metavar="GAME",
+                     help="with --last-round or --mid-game: saved game records to mine instead "
+                          "of new planner games (puzzles/games/ holds the ones mined so far)")
+    ap_.add_argument("--save-games", metavar="DIR",
+                     help="write the record of each planner game played to DIR (planner-SEED.json)")
+    ap_.add_argument("--every", type=int, default=1, help="with --mid-game: every K-th turn only")
+    ap_.add_argument("--at", metavar="TURN,TURN", help="with --mid-game: only these turns")
     ap_.add_argument("--seven", action="store_true",
                      help="with --last-round or --mid-game: only turns with the token left (7 AP)")
     args = ap_.parse_args()
     if args.last_round or args.mid_game:
-        mine_full_turns(range(args.start, args.start + args.count), args.limit,
-                        last_round if args.last_round else mid_game, seven=args.seven)
+        sources = game_sources(range(args.start, args.start + args.count), args.records, args.save_games)
+        if args.last_round:
+            mine_full_turns(sources, args.limit, last_round, "last-round", seven=args.seven)
+        else:
+            only = frozenset(int(x) for x in args.at.split(",")) if args.at else frozenset()
+            mine_full_turns(sources, args.limit, partial(mid_game, every=args.every, only=only),
+                            "mid-game", seven=args.seven)
         return
     counts: dict[str, int] = {}
     for f in os.listdir(HERE):

@@ -1,0 +1,67 @@
+"""The puzzle miner's sources (``puzzles/mine.py``): saved game records replay to the exact
+position of each full-turn puzzle mined from them, and the mid-game pick keeps busy boards
+only (R8, R10, R40)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from core.position import position_to_dict, read_json
+from core.state import GameState
+from puzzles.loader import HERE, load_puzzle, puzzle_files
+from puzzles.mine import BUSY, mid_game, record_turns
+
+FROM_RECORDS = [f for f in puzzle_files() if "record" in read_json(f)["puzzle"].get("solver", {})]
+
+
+def test_some_full_turns_come_from_saved_busy_mid_game_records() -> None:
+    """Issue 5: full 6- and 7-AP turns of busy mid-game positions, with the game they come
+    from kept beside them so that anyone can mine them again."""
+    assert len(FROM_RECORDS) >= 2
+    for path in FROM_RECORDS:
+        pz = load_puzzle(path)
+        assert pz.theme == "full-turn" and pz.state.turn.ap == 6 and pz.best >= 3
+        assert len(pz.state.tiles) >= BUSY and pz.state.last_round is None and pz.state.triples > 0
+
+
+@pytest.mark.parametrize("path", FROM_RECORDS, ids=os.path.basename)
+def test_the_record_replays_to_the_puzzles_position(path: str) -> None:
+    meta = read_json(path)["puzzle"]["solver"]
+    want = position_to_dict(load_puzzle(path).state)
+    for turn, s in record_turns(os.path.join(HERE, meta["record"])):
+        if turn == meta["turn"]:
+            assert position_to_dict(s) == want
+            assert mid_game(turn, s) is not None
+            return
+    pytest.fail(f"the record has no turn {meta['turn']}")
+
+
+def test_a_record_that_stops_mid_game_ends_the_turns_cleanly(tmp_path: Path) -> None:
+    src = os.path.join(HERE, "games", "planner-30.json")
+    d = json.loads(Path(src).read_text())
+    d["actions"] = d["actions"][:40]
+    d.pop("result", None)
+    cut = tmp_path / "cut.json"
+    cut.write_text(json.dumps(d))
+    turns = [t for t, _ in record_turns(str(cut))]
+    assert turns and turns == list(range(1, len(turns) + 1))
+    full = [t for t, _ in zip(range(len(turns) + 3), record_turns(src))]
+    assert len(full) > len(turns)  # the whole game goes on past the cut
+
+
+def test_mid_game_keeps_busy_boards_before_the_last_round() -> None:
+    s = GameState.new(4, seed=3)
+    assert mid_game(20, s) is None  # an empty board is not busy
+    for _, busy in record_turns(os.path.join(HERE, "games", "planner-30.json")):
+        if len(busy.tiles) >= BUSY:
+            break
+    assert mid_game(20, busy) is not None
+    assert mid_game(7, busy) is None  # the opening
+    assert mid_game(20, busy, every=3) is None and mid_game(21, busy, every=3) is not None
+    assert mid_game(21, busy, only=frozenset({22})) is None
+    busy.last_round = [1, 2]  # R40: the last round is not the mid-game
+    assert mid_game(20, busy) is None
