@@ -181,42 +181,54 @@ def game_sources(seeds: range, records: list[str], save: str | None) -> Iterator
         yield f"seed {seed}", {"seed": seed}, planner_turns(seed, out)
 
 
+def spent(s: GameState) -> GameState:
+    """The same board with the mover's action tokens spent: a full turn of 6 AP (R7)."""
+    c = s.copy()
+    c.players[c.to_move].tokens = 0
+    return c
+
+
 def mine_full_turns(sources: Iterator[Source], limit: float, pick: Callable[[int, GameState], str | None],
-                    kind: str, least: int = 3, seven: bool = False) -> None:
+                    kind: str, least: int = 3, seven: bool = False, tokens_spent: bool = False) -> None:
     """Write a ``full-turn`` puzzle for each picked turn the solver proves worth ``least``
     points or more (with ``seven``, only turns where the mover still has his token: 7 AP).
-    A turn that already has a puzzle (same game, same turn) is not written again."""
-    have = {(str(p.get("record", p.get("seed"))), p.get("turn"))
+    With ``tokens_spent``, a turn where he has one is also tried on the same board with his
+    tokens spent (6 AP, ``spent``); the puzzle says so. A turn that already has a puzzle (same
+    game, same turn, same tokens) is not written again."""
+    have = {(str(p.get("record", p.get("seed"))), p.get("turn"), bool(p.get("tokens_spent")))
             for f in os.listdir(HERE) if f.startswith("full-turn-")
             for p in [read_json(os.path.join(HERE, f))["puzzle"].get("solver", {})]}
     counts = sum(1 for f in os.listdir(HERE) if f.startswith("full-turn-"))
     for label, meta, turns in sources:
-        for turn, s in turns:
-            where = pick(turn, s)
-            if where is None or (seven and not s.token_bonus()):
+        for turn, start in turns:
+            where = pick(turn, start)
+            if where is None or (seven and not start.token_bonus()):
                 continue
-            r = solve(s, "cpsat", time_limit=limit)
-            name = s.players[s.to_move].name
-            print(f"{label} turn {turn} {name}: best {r.best} optimal {r.optimal} "
-                  f"bound {r.bound} {r.seconds:.1f} s", flush=True)
-            key = (str(meta.get("record", meta.get("seed"))), turn)
-            if not r.optimal or r.best < least or key in have:
-                continue
-            have.add(key)
-            counts += 1
-            pid = f"full-turn-{counts:02d}"
-            out, _ = replay(s, r.line)
-            assert out.points == r.best
-            d = position_to_dict(s)
-            budget = s.turn.ap + s.token_bonus()
-            d["puzzle"] = {"id": pid, "goal": "max-points", "best": r.best, "line": r.line_text,
-                           "difficulty": "expert", "theme": "full-turn",
-                           "title": f"{where}, {name} with {budget} AP: score {r.best}",
-                           "solver": {"engine": r.engine, "seconds": round(r.seconds, 3), **meta,
-                                      "turn": turn,
-                                      "source": f"{kind} of a planner game"}}
-            write_json_atomic(os.path.join(HERE, f"{pid}.json"), d)
-            print(f"  -> {pid}: {r.line_text}", flush=True)
+            tries = [(start, False)] + ([(spent(start), True)] if tokens_spent and start.token_bonus() else [])
+            for s, adapted in tries:
+                r = solve(s, "cpsat", time_limit=limit)
+                name = s.players[s.to_move].name
+                budget = s.turn.ap + s.token_bonus()
+                print(f"{label} turn {turn} {name} {budget} AP: best {r.best} optimal {r.optimal} "
+                      f"bound {r.bound} {r.seconds:.1f} s", flush=True)
+                key = (str(meta.get("record", meta.get("seed"))), turn, adapted)
+                if not r.optimal or r.best < least or key in have:
+                    continue
+                have.add(key)
+                counts += 1
+                pid = f"full-turn-{counts:02d}"
+                out, _ = replay(s, r.line)
+                assert out.points == r.best
+                d = position_to_dict(s)
+                note = " (his tokens spent)" if adapted else ""
+                d["puzzle"] = {"id": pid, "goal": "max-points", "best": r.best, "line": r.line_text,
+                               "difficulty": "expert", "theme": "full-turn",
+                               "title": f"{where}, {name} with {budget} AP{note}: score {r.best}",
+                               "solver": {"engine": r.engine, "seconds": round(r.seconds, 3), **meta,
+                                          "turn": turn, **({"tokens_spent": True} if adapted else {}),
+                                          "source": f"{kind} of a planner game"}}
+                write_json_atomic(os.path.join(HERE, f"{pid}.json"), d)
+                print(f"  -> {pid}: {r.line_text}", flush=True)
 
 
 def main() -> None:
@@ -240,6 +252,9 @@ def main() -> None:
                      help="write the record of each planner game played to DIR (planner-SEED.json)")
     ap_.add_argument("--every", type=int, default=1, help="with --mid-game: every K-th turn only")
     ap_.add_argument("--at", metavar="TURN,TURN", help="with --mid-game: only these turns")
+    ap_.add_argument("--tokens-spent", action="store_true",
+                     help="with --mid-game: also try each 7-AP turn on the same board with the "
+                          "mover's tokens spent (a full 6-AP turn)")
     ap_.add_argument("--seven", action="store_true",
                      help="with --last-round or --mid-game: only turns with the token left (7 AP)")
     args = ap_.parse_args()
@@ -250,7 +265,7 @@ def main() -> None:
         else:
             only = frozenset(int(x) for x in args.at.split(",")) if args.at else frozenset()
             mine_full_turns(sources, args.limit, partial(mid_game, every=args.every, only=only),
-                            "mid-game", seven=args.seven)
+                            "mid-game", seven=args.seven, tokens_spent=args.tokens_spent)
         return
     counts: dict[str, int] = {}
     for f in os.listdir(HERE):
