@@ -68,3 +68,15 @@ def test_mid_game_keeps_busy_boards_before_the_last_round() -> None:
     assert mid_game(21, busy, only=frozenset({22})) is None
     busy.last_round = [1, 2]  # R40: the last round is not the mid-game
     assert mid_game(20, busy) is None
+
+
+def test_every_saved_game_replays_to_its_result() -> None:
+    """The survey's game records (``puzzles/games/``) are whole games: each replays, every
+    action legal, to the final scores and winners it records (R40–R43)."""
+    from core.record import replay_file
+
+    paths = sorted(Path(HERE, "games").glob("*.json"))
+    assert len(paths) >= 3
+    for path in paths:
+        assert "result" in read_json(str(path))
+        assert replay_file(str(path)).is_terminal()
