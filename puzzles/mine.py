@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import sys
 from collections.abc import Callable, Iterator
 from functools import partial
 
@@ -22,6 +23,7 @@ from analysis.solver import solve
 from analysis.solver.common import SolveResult, replay
 from analysis.solver.selfplay import random_position
 from core.actions import Action, Draw, Enter, Festival, Irrigate, Move, Palace, Tile, Token
+from core.errors import KratonError
 from core.groups import all_ponds, pond_ring
 from core.legality import ring_holder
 from core.position import position_to_dict, read_json, write_json_atomic
@@ -231,8 +233,23 @@ def mine_full_turns(sources: Iterator[Source], limit: float, pick: Callable[[int
                 print(f"  -> {pid}: {r.line_text}", flush=True)
 
 
+def _turns(text: str) -> frozenset[int]:
+    try:
+        return frozenset(int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected turn numbers like 27,31, got {text!r}") from None
+
+
 def main() -> None:
-    ap_ = argparse.ArgumentParser()
+    try:
+        _main()
+    except KratonError as e:  # an unreadable record or puzzle file: one line, no traceback
+        print(f"puzzles.mine: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def _main() -> None:
+    ap_ = argparse.ArgumentParser(prog="python -m puzzles.mine")
     ap_.add_argument("--count", type=int, default=200)
     ap_.add_argument("--start", type=int, default=0)
     ap_.add_argument("--limit", type=float, default=6.0)
@@ -251,7 +268,8 @@ def main() -> None:
     ap_.add_argument("--save-games", metavar="DIR",
                      help="write the record of each planner game played to DIR (planner-SEED.json)")
     ap_.add_argument("--every", type=int, default=1, help="with --mid-game: every K-th turn only")
-    ap_.add_argument("--at", metavar="TURN,TURN", help="with --mid-game: only these turns")
+    ap_.add_argument("--at", metavar="TURN,TURN", type=_turns, default=frozenset(),
+                     help="with --mid-game: only these turns")
     ap_.add_argument("--tokens-spent", action="store_true",
                      help="with --mid-game: also try each 7-AP turn on the same board with the "
                           "mover's tokens spent (a full 6-AP turn)")
@@ -263,8 +281,7 @@ def main() -> None:
         if args.last_round:
             mine_full_turns(sources, args.limit, last_round, "last-round", seven=args.seven)
         else:
-            only = frozenset(int(x) for x in args.at.split(",")) if args.at else frozenset()
-            mine_full_turns(sources, args.limit, partial(mid_game, every=args.every, only=only),
+            mine_full_turns(sources, args.limit, partial(mid_game, every=args.every, only=args.at),
                             "mid-game", seven=args.seven, tokens_spent=args.tokens_spent)
         return
     counts: dict[str, int] = {}

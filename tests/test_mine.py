@@ -80,3 +80,17 @@ def test_every_saved_game_replays_to_its_result() -> None:
     for path in paths:
         assert "result" in read_json(str(path))
         assert replay_file(str(path)).is_terminal()
+
+
+def test_a_bad_record_is_one_line_and_status_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from puzzles import mine
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "java-game", "actions": ["tile Z99v"]}')
+    monkeypatch.setattr("sys.argv", ["mine", "--mid-game", "--records", str(bad)])
+    with pytest.raises(SystemExit) as e:
+        mine.main()
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("puzzles.mine: ") and str(bad) in err and "\n" not in err
