@@ -174,13 +174,29 @@ def game_sources(seeds: range, records: list[str], save: str | None) -> Iterator
     """(label, solver metadata, turn starts) per game: the saved ``records`` (replayed: the same
     positions on any machine), else seeded planner games, written to the folder ``save``."""
     for path in records:
-        name = os.path.relpath(os.path.abspath(path), HERE) if os.path.abspath(path).startswith(HERE) else path
+        full = os.path.abspath(path)
+        name = os.path.relpath(full, HERE) if os.path.commonpath([full, HERE]) == HERE else path
         yield name, {"record": name}, record_turns(path)
     if records:
         return
     for seed in seeds:
         out = os.path.join(save, f"planner-{seed}.json") if save else None
         yield f"seed {seed}", {"seed": seed}, planner_turns(seed, out)
+
+
+def write_puzzle(s: GameState, r: SolveResult, pid: str, difficulty: str, theme: str, title: str,
+                 solver: dict[str, object], map_file: str | None = None) -> None:
+    """Write ``s`` as puzzle ``pid`` (notation.md) with the solver's best and line, after
+    replaying the line through the engine to exactly that score."""
+    out, _ = replay(s, r.line)
+    assert out.points == r.best
+    d = position_to_dict(s)
+    if map_file is not None:
+        d["map"] = map_file
+    d["puzzle"] = {"id": pid, "goal": "max-points", "best": r.best, "line": r.line_text,
+                   "difficulty": difficulty, "theme": theme, "title": title,
+                   "solver": {"engine": r.engine, "seconds": round(r.seconds, 3), **solver}}
+    write_json_atomic(os.path.join(HERE, f"{pid}.json"), d)
 
 
 def spent(s: GameState) -> GameState:
@@ -208,28 +224,21 @@ def mine_full_turns(sources: Iterator[Source], limit: float, pick: Callable[[int
                 continue
             tries = [(start, False)] + ([(spent(start), True)] if tokens_spent and start.token_bonus() else [])
             for s, adapted in tries:
+                key = (str(meta.get("record", meta.get("seed"))), turn, adapted)
                 r = solve(s, "cpsat", time_limit=limit)
                 name = s.players[s.to_move].name
                 budget = s.turn.ap + s.token_bonus()
                 print(f"{label} turn {turn} {name} {budget} AP: best {r.best} optimal {r.optimal} "
                       f"bound {r.bound} {r.seconds:.1f} s", flush=True)
-                key = (str(meta.get("record", meta.get("seed"))), turn, adapted)
                 if not r.optimal or r.best < least or key in have:
                     continue
                 have.add(key)
                 counts += 1
                 pid = f"full-turn-{counts:02d}"
-                out, _ = replay(s, r.line)
-                assert out.points == r.best
-                d = position_to_dict(s)
                 note = " (his tokens spent)" if adapted else ""
-                d["puzzle"] = {"id": pid, "goal": "max-points", "best": r.best, "line": r.line_text,
-                               "difficulty": "expert", "theme": "full-turn",
-                               "title": f"{where}, {name} with {budget} AP{note}: score {r.best}",
-                               "solver": {"engine": r.engine, "seconds": round(r.seconds, 3), **meta,
-                                          "turn": turn, **({"tokens_spent": True} if adapted else {}),
-                                          "source": f"{kind} of a planner game"}}
-                write_json_atomic(os.path.join(HERE, f"{pid}.json"), d)
+                write_puzzle(s, r, pid, "expert", "full-turn", f"{where}, {name} with {budget} AP{note}: score {r.best}",
+                             {**meta, "turn": turn, **({"tokens_spent": True} if adapted else {}),
+                              "source": f"{kind} of a planner game"})
                 print(f"  -> {pid}: {r.line_text}", flush=True)
 
 
@@ -313,17 +322,10 @@ def _main() -> None:
             continue
         counts[theme] = counts.get(theme, 0) + 1
         pid = f"{theme}-{counts[theme]:02d}"
-        out, _ = replay(s, r.line)
-        assert out.points == r.best
-        d = position_to_dict(s)
-        if name != "java-centre":
-            d["map"] = f"maps/{name}.txt"
-        d["puzzle"] = {"id": pid, "goal": "max-points", "best": r.best, "line": r.line_text,
-                       "difficulty": difficulty_of(s, r), "theme": theme,
-                       "title": f"{s.players[s.to_move].name} to move, {s.turn.ap} AP"
-                                f"{' + token' if s.token_bonus() else ''}: score {r.best}",
-                       "solver": {"engine": r.engine, "seconds": round(r.seconds, 3), "seed": seed}}
-        write_json_atomic(os.path.join(HERE, f"{pid}.json"), d)
+        write_puzzle(s, r, pid, difficulty_of(s, r), theme,
+                     f"{s.players[s.to_move].name} to move, {s.turn.ap} AP"
+                     f"{' + token' if s.token_bonus() else ''}: score {r.best}",
+                     {"seed": seed}, None if name == "java-centre" else f"maps/{name}.txt")
         print(f"seed {seed}: {pid} best {r.best} in {r.seconds:.2f} s: {r.line_text}", flush=True)
 
 
