@@ -199,6 +199,15 @@ def write_puzzle(s: GameState, r: SolveResult, pid: str, difficulty: str, theme:
     write_json_atomic(os.path.join(HERE, f"{pid}.json"), d)
 
 
+def free_id(theme: str) -> str:
+    """The first ``theme-NN`` no puzzle file uses yet: numbers can have gaps (puzzles dropped
+    or renamed), and counting the files would then name one that exists and overwrite it."""
+    n = 1
+    while os.path.exists(os.path.join(HERE, f"{theme}-{n:02d}.json")):
+        n += 1
+    return f"{theme}-{n:02d}"
+
+
 def spent(s: GameState) -> GameState:
     """The same board with the mover's action tokens spent: a full turn of 6 AP (R7)."""
     c = s.copy()
@@ -216,7 +225,6 @@ def mine_full_turns(sources: Iterator[Source], limit: float, pick: Callable[[int
     have = {(str(p.get("record", p.get("seed"))), p.get("turn"), bool(p.get("tokens_spent")))
             for f in os.listdir(HERE) if f.startswith("full-turn-")
             for p in [read_json(os.path.join(HERE, f))["puzzle"].get("solver", {})]}
-    counts = sum(1 for f in os.listdir(HERE) if f.startswith("full-turn-"))
     for label, meta, turns in sources:
         for turn, start in turns:
             where = pick(turn, start)
@@ -233,8 +241,7 @@ def mine_full_turns(sources: Iterator[Source], limit: float, pick: Callable[[int
                 if not r.optimal or r.best < least or key in have:
                     continue
                 have.add(key)
-                counts += 1
-                pid = f"full-turn-{counts:02d}"
+                pid = free_id("full-turn")
                 note = " (his tokens spent)" if adapted else ""
                 write_puzzle(s, r, pid, "expert", "full-turn", f"{where}, {name} with {budget} AP{note}: score {r.best}",
                              {**meta, "turn": turn, **({"tokens_spent": True} if adapted else {}),
@@ -321,7 +328,7 @@ def _main() -> None:
         if counts.get(theme, 0) >= args.quota:
             continue
         counts[theme] = counts.get(theme, 0) + 1
-        pid = f"{theme}-{counts[theme]:02d}"
+        pid = free_id(theme)
         write_puzzle(s, r, pid, difficulty_of(s, r), theme,
                      f"{s.players[s.to_move].name} to move, {s.turn.ap} AP"
                      f"{' + token' if s.token_bonus() else ''}: score {r.best}",

@@ -94,3 +94,17 @@ def test_a_bad_record_is_one_line_and_status_2(tmp_path: Path, monkeypatch: pyte
     assert e.value.code == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("puzzles.mine: ") and str(bad) in err and "\n" not in err
+
+
+def test_a_new_puzzle_never_takes_the_id_of_one_that_exists(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ids can have gaps; the next puzzle takes the first free one, not the count plus one."""
+    from puzzles import mine
+
+    for n in (1, 2, 4):
+        (tmp_path / f"full-turn-{n:02d}.json").write_text("{}")
+    monkeypatch.setattr(mine, "HERE", str(tmp_path))
+    assert mine.free_id("full-turn") == "full-turn-03"
+    (tmp_path / "full-turn-03.json").write_text("{}")
+    assert mine.free_id("full-turn") == "full-turn-05"
+    assert mine.free_id("pond") == "pond-01"
