@@ -140,12 +140,15 @@ def test_write_json_atomic_replaces_the_file(tmp_path: Path) -> None:
     assert json.loads(p.read_text()) == {"a": 2}
 
 
-def test_a_saved_file_gets_the_usual_permissions_not_the_temporary_files(tmp_path: Path) -> None:
+def test_a_saved_file_gets_the_usual_permissions_not_the_temporary_files(tmp_path: Path,
+                                                                         monkeypatch) -> None:
     """A new file is 0666 less the umask, as any program's would be (the temporary file it is
-    renamed from is private, 0600); a file saved again keeps the permissions it had."""
+    renamed from is private, 0600); a file saved again keeps the permissions it had. The umask
+    is fixed at 022 here so that 0600 can never pass for the right answer."""
+    monkeypatch.setattr(position, "_UMASK", 0o022)
     p = tmp_path / "x.json"
     write_json_atomic(str(p), {"a": 1})
-    assert p.stat().st_mode & 0o777 == 0o666 & ~position._UMASK
+    assert p.stat().st_mode & 0o777 == 0o644
     os.chmod(p, 0o640)
     save_position(rich(), str(p))
     assert p.stat().st_mode & 0o777 == 0o640
