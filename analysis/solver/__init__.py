@@ -15,7 +15,7 @@ from analysis.solver.common import SolveResult
 from core.errors import KratonError
 from core.state import GameState
 
-ENGINES = ("cpsat", "bnb", "brute")
+ENGINES = ("cpsat", "model", "bnb", "brute")
 
 
 def solve(state: GameState, engine: str = "cpsat", time_limit: float | None = None) -> SolveResult:
@@ -46,6 +46,10 @@ def _solve(state: GameState, engine: str, time_limit: float | None) -> SolveResu
         from analysis.solver.bnb import solve_bnb
 
         return solve_bnb(state, time_limit)
+    if engine == "model":
+        from analysis.solver.model import solve_model
+
+        return solve_model(state, time_limit)
     if engine == "cpsat":
         try:
             from analysis.solver.cpsat import solve_cpsat

@@ -1,0 +1,193 @@
+"""The best turn as one CP-SAT model (issue 21): the model's own bound is the proof.
+
+``build_turn_model`` states what the turn does to the board: tile placements with their
+stacking (``model_board``), irrigations, where the mover's developers stand at each scoring
+moment and what their walks cost (``model_reach``, ``model_keys``), ponds enclosed and who holds
+their ring (``model_ponds``), palaces built or enlarged and festivals (``model_palaces``), card
+draws, the token (R7) and the tile obligation (R8), and maximises the mover's points. Wherever
+it cannot be exact it relaxes (each module says where), so every legal line is a solution worth
+at least its points and CP-SAT's bound is admissible.
+
+``solve_model`` takes lines from the players' quick turn search and the recipe engine (and the
+replayed model solutions), lets the engine replay them (it has the last word), and reports the
+best line proved when its points meet the model's bound and its AP the fewest the model allows
+for them, with nothing handed to opponents (the objective's tie-breaks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from analysis.solver.common import Deadline, Outcome, SolveResult, make_result, replay
+from analysis.solver.model_board import Board, LinearExpr, build_board
+from analysis.solver.model_keys import Devs, build_devs
+from analysis.solver.model_palaces import festival_points, palace_anchors
+from analysis.solver.model_ponds import pond_points
+from analysis.solver.model_reach import Reach, build_reach
+from core.actions import Action, End
+from core.errors import IllegalAction
+from core.state import GameState
+
+
+@dataclass
+class TurnModel:
+    """The CP-SAT model of one turn and the expressions the engine reads back."""
+
+    model: cp_model.CpModel
+    board: Board
+    reach: Reach
+    devs: Devs
+    points: LinearExpr
+    ap: LinearExpr
+    token: cp_model.IntVar
+
+
+def build_turn_model(s: GameState) -> TurnModel:
+    """The whole turn of the player to move as one model (see the module docstring)."""
+    m = cp_model.CpModel()
+    token = m.new_bool_var("token_spent")  # R7
+    if not s.token_bonus():
+        m.add(token == 0)
+    budget = s.turn.ap + s.token_bonus()
+    b = build_board(m, s, budget)
+    r = build_reach(m, b)
+    d = build_devs(m, b, r)
+    ponds = pond_points(m, b, r, d)
+    anchors = palace_anchors(m, b, r, d)
+    fest, draws_ap = festival_points(m, b, r, d, anchors)
+    ap = (b.tiles_ap + sum(b.irr.values()) + sum(d.cost) + draws_ap  # type: ignore[operator]
+          + sum(a.actions for a in anchors))
+    m.add(ap <= s.turn.ap + token)
+    if s.obligation_pending() and s.find_placement(budget) is not None:
+        m.add(b.n_tiles >= 1)  # R8: a tile is owed and one fits
+    points = ponds + sum(a.points for a in anchors) + fest  # type: ignore[operator]
+    m.maximize(points)
+    return TurnModel(m, b, r, d, points, ap, token)
+
+
+@dataclass
+class Bound:
+    points: int | None  # no line scores more (None: the time ran out before CP-SAT had one)
+    exact: bool  # CP-SAT proved the model's optimum (else its bound)
+    model_best: int
+    seconds: float
+
+
+def model_bound(s: GameState, time_limit: float | None, workers: int = 2,
+                log: bool = False) -> tuple[Bound, TurnModel, cp_model.CpSolver]:
+    """Solve the turn model; its bound caps every legal line's points."""
+    tm = build_turn_model(s)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    solver.parameters.log_search_progress = log
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = max(0.05, time_limit)
+    status = solver.solve(tm.model)
+    if status == cp_model.OPTIMAL:
+        best = round(solver.objective_value)
+        return Bound(best, True, best, solver.wall_time), tm, solver
+    if status == cp_model.FEASIBLE:
+        return Bound(int(solver.best_objective_bound + 1e-6), False,
+                     round(solver.objective_value), solver.wall_time), tm, solver
+    if status == cp_model.UNKNOWN:  # stopped before its first solution: its bound is not one
+        return Bound(None, False, 0, solver.wall_time), tm, solver
+    raise RuntimeError(f"the turn model has no solution ({solver.status_name(status)}): "
+                       "it must admit every legal line")
+
+
+def _player_lines(s: GameState, seconds: float) -> list[list[Action]]:
+    """The turns the ``greedy`` and ``planner`` computer players would play here, planned on the
+    full position like the solver (they see value in preparing moves that score later)."""
+    from analysis.players import SearchPlayer, make_player
+
+    out: list[list[Action]] = []
+    for name in ("greedy", "planner"):
+        p = make_player(name)
+        assert isinstance(p, SearchPlayer)
+        p.fair, p.budget_s = False, seconds
+        out.append([a for a in p.plan(s).line if not isinstance(a, End)])
+    return out
+
+
+def _left(dl: Deadline, part: float = 1.0) -> float | None:
+    if dl.end is None:
+        return None
+    return max(0.05, part * (dl.end - dl.start - dl.elapsed()))
+
+
+def solve_model(state: GameState, time_limit: float | None = None,
+                progress: Callable[[int, int | None, list[Action]], None] | None = None
+                ) -> SolveResult:
+    """Lines from the quick searches, the model's bound, and the proof when they meet."""
+    from analysis.solver.cpsat import solve_cpsat
+
+    dl = Deadline(time_limit)
+    s = state.copy()
+    first = solve_cpsat(s, _left(dl, 0.3))  # the recipe engine: beam line, recipes, its bound
+    if first.optimal:
+        first.engine, first.seconds, first.bound = "model", dl.elapsed(), first.best
+        first.notes.append("proved by the recipe engine before the model was needed")
+        return first
+    best = (replay(s, first.line)[0], first.line)
+    if progress:
+        progress(best[0].points, first.bound, best[1])
+    quick = 1.0 if time_limit is None else min(1.0, max(0.1, time_limit / 20))
+    for line in _player_lines(s, quick):
+        try:
+            o, _ = replay(s, line)
+        except IllegalAction:
+            continue
+        if o > best[0]:
+            best = (o, line)
+            if progress:
+                progress(o.points, first.bound, line)
+    bound, tm, _ = model_bound(s, _left(dl, 0.7))
+    known = [x for x in (bound.points, first.bound) if x is not None]
+    ub = min(known) if known else None
+    if progress:
+        progress(best[0].points, ub, best[1])
+    proved = _proved(s, tm, best[0], bound, ub, dl)
+    if not proved and not dl.over():  # the rest of the time: branch and bound from the best line
+        from analysis.solver.bnb import solve_bnb
+
+        r = solve_bnb(s, _left(dl, 0.9), incumbent=best, engine="model")
+        o = replay(s, r.line)[0]
+        if o > best[0]:
+            best = (o, r.line)
+        proved = r.optimal or _proved(s, tm, best[0], bound, ub, dl)
+    r = make_result(state, best[1], proved, "model", dl.elapsed(),
+                    notes=[(f"model bound {bound.points} ({'exact' if bound.exact else 'bound'}), "
+                            f"recipe engine's bound {first.bound}")])
+    r.bound = None if ub is None else max(r.best, ub)
+    return r
+
+
+def _proved(s: GameState, tm: TurnModel, o: Outcome, bound: Bound, ub: int | None,
+            dl: Deadline) -> bool:
+    """Points at the bound, nothing handed, and the fewest AP the model allows (tie-breaks)."""
+    return (ub is not None and bound.points is not None and o.points >= ub
+            and o.neg_handed == 0 and _fewest_ap(s, tm, o, dl))
+
+
+def _fewest_ap(s: GameState, tm: TurnModel, o: Outcome, dl: Deadline) -> bool:
+    """The objective's last tie-breaks: no line with these points spends fewer AP, or as few
+    without the token (R7). Solved on the same model with the points fixed."""
+    m = tm.model
+    m.clear_objective()
+    m.add(tm.points >= o.points)
+    m.minimize(2 * tm.ap + tm.token)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 2
+    left = _left(dl)
+    if left is not None:
+        solver.parameters.max_time_in_seconds = left
+    status = solver.solve(m)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.UNKNOWN):
+        return False  # INFEASIBLE cannot be: the line itself is a solution
+    return 2 * -o.neg_ap + -o.neg_token <= int(solver.best_objective_bound + 1e-6)
+
+
+__all__ = ["Bound", "TurnModel", "build_turn_model", "model_bound", "solve_model"]

