@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from textual.app import App, SystemCommand
+from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 
 from tui.saves import Game, load_game, saves_dir
@@ -27,6 +28,11 @@ class KratonApp(App[None]):
         self.players = players
         self.seed = seed
         self.initial_game = game
+        if self.no_color:
+            # NO_COLOR: Textual picks Monochrome for the textual-dark theme it starts with, and
+            # Monochrome turns the ansi-dark theme's "default" colours into black on black.
+            # NoColor keeps the terminal's own colours and every bold/reverse the board uses.
+            self._filters = [NoColor() if isinstance(f, Monochrome) else f for f in self._filters]
 
     def on_mount(self) -> None:
         # The terminal's own colours by default (ansi-dark); KRATON_THEME picks another theme
