@@ -24,13 +24,16 @@ def status_text(s: GameState, computer: Seats, mode: str) -> str:
     me = s.current_player()
     t = s.turn
     who = "you" if computer[me] is None else f"computer: {computer[me]}"
+    if s.festival is not None:
+        # A bid is no action of the turn: the opener's AP would only mislead (R32).
+        return (f"[b]{player_label(s, me)}[/b] decides in the festival ({who})\n"
+                + festival_text(s) + f"\nmode: {mode}")
+    owed = "[b]owed[/b] (R8)" if s.last_round is None else "not owed (last round, R40)"
     text = (f"[b]{player_label(s, me)}[/b] to act ({who})\n"
             f"AP left [b]{t.ap}[/b]   token {'used' if t.token_used else 'unused'}"
-            f"   tile {'placed' if t.tile_placed else '[b]owed[/b] (R8)'}")
+            f"   tile {'placed' if t.tile_placed else owed}")
     if s.last_round is not None:
         text += "\n[b]last round[/b] (R40)"
-    if s.festival is not None:
-        text += "\n" + festival_text(s)
     return text + f"\nmode: {mode}"
 
 

@@ -18,11 +18,13 @@ class ChoiceDialog(ModalScreen[Any]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, options: Sequence[tuple[str, Any]], note: str = "") -> None:
+    def __init__(self, title: str, options: Sequence[tuple[str, Any]], note: str = "",
+                 hint: str = "Enter chooses, Esc cancels") -> None:
         super().__init__()
         self.title_text = title
         self.options = list(options)
         self.note = note
+        self.hint = hint
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -31,7 +33,7 @@ class ChoiceDialog(ModalScreen[Any]):
                 yield Static(self.note, classes="dialog-note")
             yield OptionList(*[Option(label, id=str(i)) for i, (label, _) in enumerate(self.options)],
                              id="choices")
-            yield Label("Enter chooses, Esc cancels", classes="dialog-hint")
+            yield Label(self.hint, classes="dialog-hint")
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -64,6 +66,43 @@ class MessageScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class VerdictDialog(ModalScreen[str | None]):
+    """A puzzle's verdict: the next puzzle (n), try again (z) or close (Esc) to look."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "choose('next')", "Next puzzle"),
+        Binding("z", "choose('retry')", "Try again"),
+        Binding("escape,q", "choose('close')", "Close"),
+    ]
+
+    def __init__(self, title: str, body: str, next_id: str | None) -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body
+        self.next_id = next_id
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(self.body, id="message-body")
+            with Horizontal(classes="buttons"):
+                if self.next_id:
+                    yield Button(f"Next: {self.next_id} (n)", id="next", variant="primary")
+                yield Button("Try again (z)", id="retry")
+                yield Button("Close (Esc)", id="close")
+
+    def on_mount(self) -> None:
+        self.query_one(Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.action_choose(event.button.id or "close")
+
+    def action_choose(self, what: str) -> None:
+        if what == "next" and not self.next_id:
+            return
+        self.dismiss(what)
 
 
 class SaveDialog(ModalScreen[tuple[str, str] | None]):

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
@@ -19,11 +20,12 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
-from core.actions import Action, End
+from core.actions import Action, End, Festival
 from core.errors import IllegalAction, KratonError
 from core.state import GameState
 from tui import panel
 from tui.board import BoardView, Overlay
+from tui.festival_view import festival_note, festival_result, option_label
 from tui.keybar import KeyBar
 from tui.saves import Game, autosave_path, save_game, save_position_only, saves_dir
 from tui.screens.dialogs import ChoiceDialog, HelpScreen, MessageScreen, SaveDialog
@@ -133,24 +135,39 @@ class TableScreen(Screen[None]):
         s = self.state
         who = s.current_player()
         before = [p.final_counted for p in s.players]
+        festival = s.festival.palace if s.festival is not None else (
+            a.hex if isinstance(a, Festival) else None)
         scores = [p.score for p in s.players]
         try:
             s.push(a)
         except IllegalAction as e:
-            self.say(f"[b]illegal[/b]: {e.rule} {e.why}")
+            self.say(f"[b]illegal[/b]: {e.rule} {e.why}{self.festival_reminder()}")
             return False
         except KratonError as e:
             self.say(f"[b]illegal[/b]: {e}")
             return False
         self.game.movers.append(who)
+        counted = [0] * s.n_players
         for i, p in enumerate(s.players):
             if p.final_counted and not before[i]:
-                self.final_counts[i] = p.score - scores[i]
+                counted[i] = self.final_counts[i] = p.score - scores[i]
         if isinstance(a, End):
             self.turn_start = len(s.history)
         self.message = f"{self.pname(who)}: {a}"
+        if festival is not None and s.festival is None:
+            pre = [scores[i] + counted[i] for i in range(s.n_players)]
+            result = festival_result(s, festival, pre)
+            self.message += "\n" + result
+            self.notify(result, title="Festival", timeout=8)
         self.autosave()
         return True
+
+    def festival_reminder(self) -> str:
+        """While a human must still bid, say how to get back to the dialog (Esc closed it)."""
+        s = self.state
+        if s.festival is not None and self.is_human(s.current_player()):
+            return "\n[b]f[/b] reopens the festival dialog"
+        return ""
 
     def autosave(self) -> None:
         if self.game.puzzle is not None:
@@ -268,20 +285,23 @@ class TableScreen(Screen[None]):
         self.app.push_screen(MessageScreen("Game over", text))
 
     def festival_dialog(self) -> None:
+        """The bidding dialog (R32) with everything needed to bid: card worths, bids, stakes."""
         s = self.state
         me = s.current_player()
-        opts = [(str(a), a) for a in s.legal_actions()]
+        opts = [(option_label(s, a, me), a) for a in s.legal_actions()]
         if not opts:
             return
-        hand = ", ".join(s.players[me].hand) or "no cards"
-        note = f"{s.players[me].name}, your hand: {hand}"
 
         def chosen(a: Action | None) -> None:
             if a is not None:
                 self.human_act(a)
+            else:
+                self.say("the festival waits for your decision (R32): [b]f[/b] reopens the dialog")
 
-        self.app.push_screen(ChoiceDialog(f"Festival: {s.players[me].name} decides (R32)", opts,
-                                          note), chosen)
+        self.app.push_screen(ChoiceDialog(
+            f"Festival: {escape(s.players[me].name)} decides (R32)", opts,
+            festival_note(s, me), hint="Enter chooses; Esc looks at the board (f reopens)"),
+            chosen)
 
     def action_save(self) -> None:
         path = self.game.path
