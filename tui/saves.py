@@ -9,6 +9,7 @@ replays the actions from the start, so undo and the turn log work after a reload
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,3 +116,14 @@ def kind_of(d: Any) -> str:
         if d.get("format") == GAME_FORMAT:
             return "game"
     return "position"
+
+
+def natural_key(p: Path) -> tuple[str, int, str]:
+    """``one-ap-06`` after ``one-ap-05`` and before ``one-ap-10``: name stem, then its number."""
+    m = re.fullmatch(r"(.*?)-?(\d+)", p.stem)
+    return (m.group(1), int(m.group(2)), p.name) if m else (p.stem, -1, p.name)
+
+
+def puzzle_files(folder: Path) -> list[Path]:
+    """The puzzles of a folder (not its sub-folders) in the collection's order."""
+    return sorted((p.resolve() for p in folder.glob("*.json")), key=natural_key)

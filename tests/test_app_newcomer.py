@@ -1,0 +1,160 @@
+"""Pilot tests of issue 24: what a newcomer's first evening ran into (NO_COLOR, festival dialogs
+Esc stranded, puzzles without a verdict, labels, autosaves, quitting, small terminals).
+
+Positions are small and hand-built (``tests/festival_positions``) or the collection's own
+puzzles, so the tests stay fast.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from rich.segment import Segment
+
+from core.actions import parse_actions
+from core.hexmap import parse_hex
+from tests.festival_positions import city_position
+from tui.app import create_app, puzzle_dir
+from tui.saves import Game
+from tui.screens.dialogs import ChoiceDialog, MessageScreen, VerdictDialog
+from tui.screens.game import GameScreen
+from tui.screens.puzzle import PuzzleScreen
+
+SIZE = (120, 40)
+
+
+def aio(fn: Callable[..., Awaitable[None]]) -> Callable[..., None]:
+    @functools.wraps(fn)
+    def wrapper(*args: object, **kwargs: object) -> None:
+        asyncio.run(fn(*args, **kwargs))
+
+    return wrapper
+
+
+@pytest.fixture(autouse=True)
+def kraton_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("KRATON_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    return tmp_path / "home"
+
+
+def festival_game() -> Game:
+    """Two humans, Red to move with a palace 8 on F4 (R30); Yellow can join (R32)."""
+    s = city_position(players=2, hands=[["D", "M"], ["D", "DM"]], developers={"F5": 0, "F6": 1})
+    return Game.new(s, [None, None])
+
+
+@aio
+async def test_no_color_never_draws_black_on_black(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 1: with NO_COLOR the side panel and key bar keep a foreground unlike their
+    background (Textual's Monochrome made both colour 16 under the ansi-dark theme)."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = create_app(game=festival_game(), step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        filters = app.get_line_filters()
+        for widget in [app.screen.query_one("#status"), app.screen.query_one("KeyBar"),
+                       app.screen.query_one("#board")]:
+            seg = [Segment("x", widget.rich_style)]
+            for f in filters:
+                seg = f.apply(seg, widget.styles.background)
+            style = seg[0].style
+            assert style is not None
+            fg, bg = style.color, style.bgcolor
+            # The terminal's default pair is readable; equal explicit colours are not.
+            assert fg is None or bg is None or fg.is_default or fg != bg, (widget, style)
+
+
+@aio
+async def test_esc_on_festival_dialog_then_f_reopens_it_r32() -> None:
+    """Item 2: Esc on Yellow's bidding dialog leaves him on the board; E says how to get back and
+    f reopens the dialog (R32)."""
+    game = festival_game()
+    s = game.state
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        screen.board.move_cursor_to(parse_hex("F4"))
+        await pilot.press("f", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, MessageScreen)  # hot-seat hand-over (R44)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceDialog)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen and s.festival is not None
+        assert "f" in screen.message and "reopens" in screen.message
+        await pilot.press("E")
+        assert "reopens the festival dialog" in screen.message
+        await pilot.press("f")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceDialog)
+        assert "Yellow" in app.screen.title_text
+
+
+@aio
+async def test_festival_dialog_shows_card_worths_stakes_and_announces_result_r31_r34() -> None:
+    """Item 7: the dialog shows the face-up card, each card's worth, the highest bid, the
+    points at stake, that a bid adds to the cards played; the result is announced."""
+    game = festival_game()
+    s = game.state
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        screen.board.move_cursor_to(parse_hex("F4"))
+        await pilot.press("f")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog)
+        assert any("alone 4 points" in label for label, _ in dialog.options)  # palace 8 (R34)
+        await pilot.press("enter", "enter")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog)
+        note = dialog.note
+        for text in ("Face-up card [b]DM[/b]", "alone 4 points", "agreement 2",
+                     "Highest bid so far", "adds its cards", "DM (worth 2)", "D (worth 1)"):
+            assert text in note, text
+        assert "decides in the festival" in str(screen.query_one("#status").render())
+        labels = [label for label, _ in dialog.options]
+        assert any("makes your total" in x for x in labels)
+        assert any(x.startswith("pass") for x in labels)
+        choices = [a for _, a in dialog.options]
+        from core.actions import Pass
+
+        await pilot.press(*["down"] * choices.index(Pass()), "enter")
+        await pilot.pause()
+        assert s.festival is None
+        assert "[b]festival at F4 over[/b]" in screen.message and "Red +4" in screen.message
+
+
+def puzzle_path(name: str) -> str:
+    return str(puzzle_dir() / f"{name}.json")
+
+
+@aio
+async def test_festival_puzzle_ends_with_verdict_and_offers_next_r30() -> None:
+    """Items 3 and 10: the festival ends the puzzle's turn (R30): no hand-over screen, the
+    verdict says Solved, and n opens the next puzzle of the collection."""
+    app = create_app("puzzle", puzzle_path("festival-01"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PuzzleScreen)
+        for a in parse_actions(str(screen.puzzle["line"])):
+            screen.human_act(a)
+            await pilot.pause()
+        assert not isinstance(app.screen, MessageScreen)
+        assert isinstance(app.screen, VerdictDialog)
+        assert "Solved" in app.screen.body
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, PuzzleScreen)
+        assert app.screen.puzzle["id"] == "festival-02"
