@@ -210,7 +210,8 @@ async def test_save_game_and_reload_replays_moves(kraton_home: Path) -> None:
     loaded = load_game(target)
     assert [str(a) for a in loaded.state.history] == [str(a) for a in game.state.history]
     assert loaded.state.tiles == game.state.tiles
-    assert (kraton_home / "saves" / "autosave.json").exists()
+    assert game.autosave is not None and Path(game.autosave).exists()  # its own autosave
+    assert Path(game.autosave).parent == kraton_home / "saves"
 
 
 def test_tile_shape_cells_are_a_tile_r10() -> None:

@@ -158,3 +158,52 @@ async def test_festival_puzzle_ends_with_verdict_and_offers_next_r30() -> None:
         await pilot.pause()
         assert isinstance(app.screen, PuzzleScreen)
         assert app.screen.puzzle["id"] == "festival-02"
+
+
+@aio
+async def test_each_game_has_its_own_autosave(kraton_home: Path) -> None:
+    """Item 6: a second game's autosave never overwrites the first's; reopening an autosave
+    goes on writing to it."""
+    from tui.saves import load_game
+
+    first = festival_game()
+    second = festival_game()
+    app = create_app(game=first, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("d")  # draw from the deck (R36): one action, autosaved
+        await pilot.pause()
+        app.open_game(second)
+        await pilot.pause()
+        await pilot.press("d", "d")
+        await pilot.pause()
+    assert first.autosave and second.autosave and first.autosave != second.autosave
+    assert len(load_game(first.autosave).state.history) == 1
+    assert len(load_game(second.autosave).state.history) == 2
+    again = load_game(first.autosave)
+    app = create_app(game=again, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("d")
+        await pilot.pause()
+    assert again.autosave == first.autosave
+    assert len(load_game(first.autosave).state.history) == 2
+    assert len(list((kraton_home / "saves").glob("autosave-*.json"))) == 2
+
+
+@aio
+async def test_q_asks_before_quitting_a_game_in_progress() -> None:
+    """Item 6: q in a game in progress asks (and names the autosave); n stays, y quits."""
+    from tui.screens.dialogs import ConfirmDialog
+
+    app = create_app(game=festival_game(), step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert "autosave-" in app.screen.body
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is screen and app.is_running
+        await pilot.press("q", "y")
+        await pilot.pause()
+        assert not app.is_running

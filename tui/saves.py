@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,8 +36,24 @@ def saves_dir() -> Path:
     return d
 
 
-def autosave_path() -> Path:
-    return saves_dir() / "autosave.json"
+AUTOSAVE_PREFIX = "autosave-"
+
+
+def autosave_path(game: Game) -> Path:
+    """This game's own autosave (one file per game, so a second game never overwrites the
+    first's): the file it was loaded from if that is an autosave, else a new name."""
+    if game.autosave is None:
+        if game.path and Path(game.path).name.startswith(AUTOSAVE_PREFIX):
+            game.autosave = game.path
+        else:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            base = saves_dir() / f"{AUTOSAVE_PREFIX}{stamp}-seed{game.state.seed}"
+            path, k = base.with_suffix(".json"), 1
+            while path.exists():
+                k += 1
+                path = Path(f"{base}-{k}.json")
+            game.autosave = str(path)
+    return Path(game.autosave)
 
 
 @dataclass
@@ -49,6 +66,7 @@ class Game:
     movers: list[int] = field(default_factory=list)  # who made each action of state.history
     puzzle: dict[str, Any] | None = None
     path: str | None = None
+    autosave: str | None = None  # this game's autosave file, chosen on the first save
 
     @classmethod
     def new(cls, state: GameState, computer: list[str | None]) -> Game:

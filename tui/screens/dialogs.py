@@ -105,6 +105,37 @@ class VerdictDialog(ModalScreen[str | None]):
         self.dismiss(what)
 
 
+class ConfirmDialog(ModalScreen[bool]):
+    """Yes (y, Enter on the first button) or no (n, Esc)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, title: str, body: str, yes: str = "Yes (y)", no: str = "Stay (n, Esc)"
+                 ) -> None:
+        super().__init__()
+        self.title_text, self.body, self.yes, self.no = title, body, yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(self.body, id="message-body")
+            with Horizontal(classes="buttons"):
+                yield Button(self.yes, id="yes", variant="error")
+                yield Button(self.no, id="no", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
 class SaveDialog(ModalScreen[tuple[str, str] | None]):
     """Ask where to save and what: the game record (default) or the bare position."""
 

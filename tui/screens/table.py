@@ -27,8 +27,21 @@ from tui import panel
 from tui.board import BoardView, Overlay
 from tui.festival_view import festival_note, festival_result, option_label
 from tui.keybar import KeyBar
-from tui.saves import Game, autosave_path, save_game, save_position_only, saves_dir
-from tui.screens.dialogs import ChoiceDialog, HelpScreen, MessageScreen, SaveDialog
+from tui.saves import (
+    AUTOSAVE_PREFIX,
+    Game,
+    autosave_path,
+    save_game,
+    save_position_only,
+    saves_dir,
+)
+from tui.screens.dialogs import (
+    ChoiceDialog,
+    ConfirmDialog,
+    HelpScreen,
+    MessageScreen,
+    SaveDialog,
+)
 from tui.turn import Chooser, TileShape, make_computer
 
 
@@ -172,8 +185,13 @@ class TableScreen(Screen[None]):
     def autosave(self) -> None:
         if self.game.puzzle is not None:
             return
+        first = self.game.autosave is None
         try:
-            save_game(self.game, autosave_path())
+            path = autosave_path(self.game)
+            save_game(self.game, path)
+            if first:
+                self.notify(f"this game is saved after every action to {path}", title="Autosave",
+                            timeout=6)
         except (OSError, KratonError) as e:
             self.message += f"\n(autosave failed: {e})"
 
@@ -305,7 +323,7 @@ class TableScreen(Screen[None]):
 
     def action_save(self) -> None:
         path = self.game.path
-        if path and Path(path).resolve() == autosave_path().resolve():
+        if path and Path(path).name.startswith(AUTOSAVE_PREFIX):
             path = None
         default = path or str(saves_dir() / f"game-{time.strftime('%Y%m%d-%H%M%S')}.json")
 
@@ -335,8 +353,22 @@ class TableScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
     def action_quit_game(self) -> None:
+        """A game in progress asks first and says where it is saved (issue 24)."""
+        s = self.state
+        if s.is_terminal() or self.game.puzzle is not None:
+            self.app.exit()
+            return
         self.autosave()
-        self.app.exit()
+        where = self.game.autosave or "(not saved)"
+        text = (f"The game is saved to\n{where}\n"
+                f"[b]kraton play {where}[/b] continues it (or b in the new-game screen).")
+
+        def answer(quit_now: bool | None) -> None:
+            if quit_now:
+                self.app.exit()
+
+        self.app.push_screen(ConfirmDialog("Quit the game in progress?", text, "Quit (y)"),
+                             answer)
 
     def mode_text(self) -> str:
         """What the keys do now (the input screens say more)."""
