@@ -207,3 +207,52 @@ async def test_q_asks_before_quitting_a_game_in_progress() -> None:
         await pilot.press("q", "y")
         await pilot.pause()
         assert not app.is_running
+
+
+GAME = str(puzzle_dir() / "games" / "planner-30.json")
+
+
+@aio
+async def test_a_loaded_finished_game_shows_every_final_count_and_its_seats_r41() -> None:
+    """Item 5: the final counts (R41) made before the file was loaded are found by replaying
+    it, and a record tagged ``planner x4`` has four computer seats, also in the browser."""
+    from tui.saves import load_game
+    from tui.screens.browse import summary
+
+    game = load_game(GAME)
+    assert game.computer == ["planner"] * 4
+    assert "human" not in summary(game)
+    app = create_app("play", GAME, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, MessageScreen)
+        lines = [x for x in dialog.body.splitlines() if "final count" in x]
+        assert len(lines) == 4
+        for line in lines:
+            count = line.split("final count")[1].split()[0]
+            assert count.isdigit(), line
+
+
+def test_last_round_lifts_the_tile_obligation_label_r40() -> None:
+    """Item 5: in the last round no tile is owed (R40), and the panel says so."""
+    from tui.panel import status_text
+
+    s = city_position(players=2, hands=[[], []], tile_placed=False)
+    assert "[b]owed[/b] (R8)" in status_text(s, [None, None], "look")
+    s.last_round = [1]
+    text = status_text(s, [None, None], "look")
+    assert "owed[/b]" not in text and "last round, R40" in text
+
+
+def test_off_line_hint_claims_nothing_the_solver_has_not_proved() -> None:
+    """Item 5: "nothing more scores" only with a proof; otherwise the hint says it is unproved."""
+    from types import SimpleNamespace
+
+    from tui.screens.puzzle import solver_hint_text
+
+    unproved = SimpleNamespace(line=[], best=0, optimal=False)
+    assert "nothing more scores" not in solver_hint_text(unproved)
+    assert "not proved" in solver_hint_text(unproved)
+    proved = SimpleNamespace(line=[], best=0, optimal=True)
+    assert "nothing more scores (proved)" in solver_hint_text(proved)

@@ -103,8 +103,9 @@ def game_over_text(s: GameState, final_counts: dict[int, int]) -> str:
     lines = []
     for i, p in enumerate(s.players):
         fc = final_counts.get(i)
+        shown = str(fc) if fc is not None else ("done" if p.final_counted else "none")
         lines.append(f"{PLAYER_LETTERS[i]} {escape(f'{p.name:<10}')} final count "
-                     f"{fc if fc is not None else '-':>3}   total {p.score:>3}")
+                     f"{shown:>4}   total {p.score:>3}")
     lines.append("")
     lines.append(("Winner: " if len(winners) == 1 else "Shared win: ") + ", ".join(winners)
                  + " (R43)")

@@ -101,6 +101,35 @@ def _replay(start: dict[str, Any], actions: list[Action], base: str) -> tuple[Ga
     return s, movers
 
 
+def parse_seats(text: str) -> list[str]:
+    """The ``players`` tag: ``human,planner,random`` or with counts, ``planner x4``."""
+    seats: list[str] = []
+    for item in text.split(","):
+        m = re.fullmatch(r"\s*(\S*)\s*(?:[x×*]\s*(\d+))?\s*", item)
+        if m is None:
+            return []
+        seats.extend([m.group(1)] * int(m.group(2) or 1))
+    return seats
+
+
+def replay_final_counts(game: Game) -> dict[int, int]:
+    """Each final count (R41) made so far, found by replaying the game from its start (the
+    position alone does not keep them); {} when the start cannot be replayed."""
+    base = os.path.dirname(os.path.abspath(game.path)) if game.path else "."
+    try:
+        s = position_from_dict(game.start, base)
+        out: dict[int, int] = {}
+        for a in game.state.history:
+            before = [(p.final_counted, p.score) for p in s.players]
+            s.push(a)
+            for i, p in enumerate(s.players):
+                if p.final_counted and not before[i][0]:
+                    out[i] = p.score - before[i][1]
+    except KratonError:
+        return {}
+    return out
+
+
 def load_game(path: str | os.PathLike[str]) -> Game:
     """A position, puzzle or game record; errors are one KratonError naming file and field."""
     p = str(path)
@@ -116,7 +145,7 @@ def load_game(path: str | os.PathLike[str]) -> Game:
             s, movers = _replay(rec.start, rec.actions, base)
             start, tags = rec.start, rec.tags
         computer: list[str | None] = [None] * s.n_players
-        seats = [x.strip() for x in tags.get("players", "").split(",")]
+        seats = parse_seats(tags.get("players", ""))
         if len(seats) == s.n_players:
             computer = [None if x in ("", HUMAN) else x for x in seats]
         puzzle = d.get("puzzle") if isinstance(d.get("puzzle"), dict) else None

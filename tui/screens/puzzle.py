@@ -27,6 +27,17 @@ def next_puzzle(path: str | None) -> Path | None:
     return files[i + 1] if i + 1 < len(files) else None
 
 
+def solver_hint_text(result: Any) -> str:
+    """The solver's hint; "nothing more scores" only when the solver proved it."""
+    line = list(result.line)
+    if line:
+        return f"hint: {line[0]}  (the solver's best from here: {result.best} more points)"
+    if getattr(result, "optimal", False):
+        return "hint: nothing more scores (proved); press E to end the turn"
+    return ("hint: the solver found nothing better within 2 s (not proved);"
+            " E ends the turn, S shows the solution")
+
+
 class PuzzleScreen(GameScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("H", "hint", "Hint"),
@@ -110,14 +121,7 @@ class PuzzleScreen(GameScreen):
         except KratonError as e:
             text = f"hint: none ({e})"
         else:
-            line = list(result.line)
-            if line:
-                text = f"hint: {line[0]}  (the solver's best from here: {result.best} more points)"
-            elif getattr(result, "optimal", False):
-                text = "hint: nothing more scores (proved); press E to end the turn"
-            else:
-                text = ("hint: the solver found nothing more within 2 s (not proved);"
-                        " E ends the turn, S shows the solution")
+            text = solver_hint_text(result)
         self.app.call_from_thread(self.say, text)
 
     def action_restart(self) -> None:

@@ -31,6 +31,7 @@ from tui.saves import (
     AUTOSAVE_PREFIX,
     Game,
     autosave_path,
+    replay_final_counts,
     save_game,
     save_position_only,
     saves_dir,
@@ -68,6 +69,8 @@ class TableScreen(Screen[None]):
         self.busy = False
         self.turn_start = turn_start(game.state.history)
         self.final_counts: dict[int, int] = {}
+        if any(p.final_counted for p in game.state.players):
+            self.final_counts = replay_final_counts(game)  # counted before the file was loaded
         self.players: dict[int, Chooser] = {}
         # Hot-seat (R44): whose eyes are on the screen; a hand shows only to them.
         first = game.state.current_player()
