@@ -62,7 +62,7 @@ def test_browse_previews_files_and_survives_a_broken_one(tmp_path: Path) -> None
             await pilot.press("down")
             await pilot.pause()
             summary = text_of(screen, "#preview-text")
-            assert "1 tiles placed" in summary and "Ann to act" in summary
+            assert "1 tile placed" in summary and "Ann to act" in summary
             board = screen.query_one("#preview-board")
             assert board.display and board.state.level[board.state.map.hex("H10")] == 1  # type: ignore[attr-defined]
             await pilot.press("enter")

@@ -256,3 +256,36 @@ def test_off_line_hint_claims_nothing_the_solver_has_not_proved() -> None:
     assert "not proved" in solver_hint_text(unproved)
     proved = SimpleNamespace(line=[], best=0, optimal=True)
     assert "nothing more scores (proved)" in solver_hint_text(proved)
+
+
+def test_text_slips_plural_hex_names_and_empty_report_headers(tmp_path: Path) -> None:
+    """Item 12: '1 tile', a bad hex name cites the notation and the map's real size (not R10),
+    the study report never prints a header with nothing under it."""
+    import subprocess
+    import sys
+
+    from analysis.report import position_report, report_text
+    from core.actions import parse_action
+    from core.errors import NotationError
+    from core.position import save_position
+    from tui.panel import plural
+
+    assert plural(1, "tile") == "1 tile" and plural(2, "tile") == "2 tiles"
+    with pytest.raises(NotationError) as e:
+        parse_action("tile Z99v")
+    assert "R10" not in str(e.value) and "notation.md" in str(e.value)
+    s = city_position(players=2, hands=[[], []])
+    path = tmp_path / "p.json"
+    save_position(s, str(path))
+    out = subprocess.run([sys.executable, "-m", "tui.cli", "apply", str(path), "tile Z99v"],
+                         capture_output=True, text=True)
+    assert out.returncode == 2
+    assert "R10" not in out.stderr and "columns 1..19" in out.stderr, out.stderr
+    from core.state import GameState
+
+    fresh = GameState.new(2, seed=1)
+    fresh.push(parse_action("tile G6v"))
+    lines = report_text(fresh, position_report(fresh, solve=False)).splitlines()
+    for i, line in enumerate(lines[:-1]):
+        if line.endswith(":"):
+            assert lines[i + 1].startswith("  "), (line, lines[i + 1])

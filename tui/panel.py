@@ -14,6 +14,11 @@ from core.state import GameState
 Seats = list[str | None]  # per player: None for a human, else the computer player's name
 
 
+def plural(n: int, word: str) -> str:
+    """'1 tile', '2 tiles', '1 point', '0 points'."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def player_label(s: GameState, p: int) -> str:
     return f"{PLAYER_LETTERS[p]} {escape(s.players[p].name)}"
 

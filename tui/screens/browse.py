@@ -21,6 +21,7 @@ from core.errors import KratonError
 from core.position import read_json
 from core.state import GameState
 from tui.board import BoardView
+from tui.panel import plural
 from tui.saves import Game, kind_of, load_game
 
 
@@ -38,12 +39,12 @@ def summary(game: Game) -> str:
     who = s.players[s.current_player()].name
     state = "game over" if s.is_terminal() else f"{who} to act, {s.turn.ap} AP"
     kinds = ", ".join(f"{p.name}: {c or 'human'}" for p, c in zip(s.players, game.computer))
-    text = (f"{s.n_players} players on {s.map.name}; {len(s.tiles)} tiles placed,"
-            f" {s.triples} three-space tiles left\n{state}\nscores: {scores}\n{kinds}")
+    text = (f"{s.n_players} players on {s.map.name}; {plural(len(s.tiles), 'tile')} placed,"
+            f" {plural(s.triples, 'three-space tile')} left\n{state}\nscores: {scores}\n{kinds}")
     if game.puzzle:
         text += f"\npuzzle {game.puzzle.get('id', '?')}: best {game.puzzle.get('best', '?')} points"
     if s.history:
-        text += f"\n{len(s.history)} moves recorded"
+        text += f"\n{plural(len(s.history), 'action')} recorded"
     return text
 
 

@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 
 from core.actions import Action, End, parse_actions
 from core.errors import KratonError
+from tui.panel import plural
 from tui.saves import Game, puzzle_files
 from tui.screens.game import GameScreen
 
@@ -31,7 +32,7 @@ def solver_hint_text(result: Any) -> str:
     """The solver's hint; "nothing more scores" only when the solver proved it."""
     line = list(result.line)
     if line:
-        return f"hint: {line[0]}  (the solver's best from here: {result.best} more points)"
+        return f"hint: {line[0]}  (the solver's best from here: {plural(result.best, 'more point')})"
     if getattr(result, "optimal", False):
         return "hint: nothing more scores (proved); press E to end the turn"
     return ("hint: the solver found nothing better within 2 s (not proved);"
@@ -145,7 +146,7 @@ class PuzzleScreen(GameScreen):
             self.solution_step = 0
         k = len(self.played())
         if k >= len(self.line):
-            self.say(f"the solution is complete: {self.gained()} points")
+            self.say(f"the solution is complete: {plural(self.gained(), 'point')}")
             return
         a = self.line[k]
         if self.apply(a):
@@ -153,7 +154,7 @@ class PuzzleScreen(GameScreen):
             self.reset_mode()
             self.verdict_shown = True  # stepping through the solution earns no verdict
             self.after_action()
-            self.say(f"solution step {k + 1} of {len(self.line)}: {a}  ({self.gained()} points so far)")
+            self.say(f"solution step {k + 1} of {len(self.line)}: {a}  ({plural(self.gained(), 'point')} so far)")
 
     def action_end_turn(self) -> None:
         if self.turn_over():
@@ -168,10 +169,10 @@ class PuzzleScreen(GameScreen):
     def verdict(self) -> tuple[str, bool]:
         gained, best = self.gained(), self.best
         if best is None:
-            return f"You scored {gained} point{'s' * (gained != 1)} this turn.", True
+            return f"You scored {plural(gained, 'point')} this turn.", True
         if gained >= int(best):
-            return f"You scored {gained} points: the best possible ({best}). Solved!", True
-        return (f"You scored {gained} points; the best is {best}. z tries again,"
+            return f"You scored {plural(gained, 'point')}: the best possible ({best}). Solved!", True
+        return (f"You scored {plural(gained, 'point')}; the best is {best}. z tries again,"
                 " H gives a hint, S steps through the solution."), False
 
     def show_verdict(self) -> None:

@@ -36,7 +36,8 @@ def solver_text(result: Any) -> str:
     else:
         bound = getattr(result, "bound", None)
         kind = "best found" + ("" if bound is None else f"; no line scores more than {bound}")
-    return f"[b]Best turn[/b] ({kind}): {result.best} points\n{line}"
+    pts = f"{result.best} point{'' if result.best == 1 else 's'}"
+    return f"[b]Best turn[/b] ({kind}): {pts}\n{line}"
 
 
 class StudyScreen(Screen[None]):
@@ -75,7 +76,7 @@ class StudyScreen(Screen[None]):
         board.show_cursor = False
         board.focus()
         if self.want_solve and not self.start.is_terminal():
-            self.query_one("#solver", Static).update("solving the best turn (R7 AP, token)…")
+            self.query_one("#solver", Static).update("solving the best turn: every AP left and the token (R7)…")
             self.run_solver()
         else:
             self.query_one("#spinner").display = False
