@@ -258,12 +258,10 @@ def test_off_line_hint_claims_nothing_the_solver_has_not_proved() -> None:
     assert "nothing more scores (proved)" in solver_hint_text(proved)
 
 
-def test_text_slips_plural_hex_names_and_empty_report_headers(tmp_path: Path) -> None:
+def test_text_slips_plural_hex_names_and_empty_report_headers(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Item 12: '1 tile', a bad hex name cites the notation and the map's real size (not R10),
     the study report never prints a header with nothing under it."""
-    import subprocess
-    import sys
-
     from analysis.report import position_report, report_text
     from core.actions import parse_action
     from core.errors import NotationError
@@ -277,10 +275,11 @@ def test_text_slips_plural_hex_names_and_empty_report_headers(tmp_path: Path) ->
     s = city_position(players=2, hands=[[], []])
     path = tmp_path / "p.json"
     save_position(s, str(path))
-    out = subprocess.run([sys.executable, "-m", "tui.cli", "apply", str(path), "tile Z99v"],
-                         capture_output=True, text=True)
-    assert out.returncode == 2
-    assert "R10" not in out.stderr and "columns 1..19" in out.stderr, out.stderr
+    from tui.cli import main
+
+    assert main(["apply", str(path), "tile Z99v"]) == 2
+    err = capsys.readouterr().err
+    assert "R10" not in err and "columns 1..19" in err, err
     from core.state import GameState
 
     fresh = GameState.new(2, seed=1)
