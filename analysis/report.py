@@ -172,12 +172,12 @@ def report_text(s: GameState, r: dict[str, Any]) -> str:
                      f"{names[f['to_decide']]} to decide")
     lines.append(f"Cities ({len(r['cities'])}):" if r["cities"] else "Cities: none")
     if r["cities"]:
-        lines.append(f"  {'palace':<7}{'value':>5}{'size':>5}  {'keys (levels, highest first)':<34}"
+        lines.append(f"  {'palace':<7}{'value':>5}{'size':>5}  {'keys (levels, highest first)':<34} "
                      f"{'first / second':<24}build or enlarge next (R28)")
     for c in r["cities"]:
         keys = "; ".join(f"{names[int(p)]} {k}" for p, k in c["keys"].items()) or "no developers"
         fs = f"{who(c['first'])} / {who(c['second'])}"
-        lines.append(f"  {c['palace']:<7}{c['value']:>5}{c['size']:>5}  {keys:<34}{fs:<24}"
+        lines.append(f"  {c['palace']:<7}{c['value']:>5}{c['size']:>5}  {keys:<34} {fs:<24}"
                      f"{_options_text(names, c['enlarge'])}")
     singles = sum(1 for v in r["villages"] if v["size"] < 2)
     listed = len(r["villages"]) - singles

@@ -288,3 +288,47 @@ def test_text_slips_plural_hex_names_and_empty_report_headers(
     for i, line in enumerate(lines[:-1]):
         if line.endswith(":"):
             assert lines[i + 1].startswith("  "), (line, lines[i + 1])
+
+
+@aio
+async def test_study_view_best_turn_on_top_tables_unwrapped_pagedown_scrolls(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 9: the best turn is the first thing of the panel, the tables keep their lines
+    (hex names whole, no wrapping in a narrow panel), PageDown scrolls, w widens."""
+    from types import SimpleNamespace
+
+    import tui.screens.study as study_mod
+    from core.state import GameState
+    from tui.board import BoardView
+    from tui.saves import load_game
+    from tui.screens.study import StudyScreen
+
+    def fake_solve(state: GameState, time_limit: float | None = None) -> SimpleNamespace:
+        return SimpleNamespace(best=0, line=[], optimal=True)
+
+    monkeypatch.setattr(study_mod, "solve_best", fake_solve)
+    game = load_game(GAME)
+    s = game.state
+    while len(s.history) > 120:
+        s.pop()
+    game.computer = [None] * 4
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=(120, 16)) as pilot:
+        await pilot.press("a")
+        await pilot.pause()
+        study = app.screen
+        assert isinstance(study, StudyScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        side = study.query_one("#study-side")
+        solver, report = study.query_one("#solver"), study.query_one("#report")
+        assert solver.region.y < report.region.y  # the best turn on top
+        longest = max(len(x) for x in str(report.render()).splitlines())
+        assert report.size.width >= longest  # no line wrapped
+        assert side.max_scroll_y > 0
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert side.scroll_y > 0
+        await pilot.press("w")
+        await pilot.pause()
+        assert not study.query_one(BoardView).display
