@@ -332,3 +332,28 @@ async def test_study_view_best_turn_on_top_tables_unwrapped_pagedown_scrolls(
         await pilot.press("w")
         await pilot.pause()
         assert not study.query_one(BoardView).display
+
+
+@aio
+async def test_puzzle_browser_groups_and_orders_puzzles_with_difficulty_and_theme() -> None:
+    """Item 10: puzzles first in the collection's order (one-ap-01 … before one-ap-06), the
+    game records apart, each puzzle line with difficulty and theme, one line each."""
+    from textual.widgets import OptionList
+
+    from tui.screens.browse import BrowseScreen
+
+    app = create_app("puzzle")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, BrowseScreen)
+        titles = [t for t, _ in screen.groups]
+        assert titles[0] == "Puzzles" and "Games" in titles
+        names = [p.stem for p, _ in screen.groups[0][1]]
+        assert len(names) == 55 and not any(n.startswith("planner") for n in names)
+        ones = [n for n in names if n.startswith("one-ap")]
+        assert ones == sorted(ones) and ones[0] == "one-ap-01"
+        opts = screen.query_one(OptionList)
+        label = str(opts.get_option_at_index(opts.highlighted or 0).prompt)
+        assert names[0] in label and screen.groups[0][1][0][1]["difficulty"] in label
+        assert screen.current() is not None and screen.current().stem == names[0]
