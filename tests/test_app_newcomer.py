@@ -357,3 +357,35 @@ async def test_puzzle_browser_groups_and_orders_puzzles_with_difficulty_and_them
         label = str(opts.get_option_at_index(opts.highlighted or 0).prompt)
         assert names[0] in label and screen.groups[0][1][0][1]["difficulty"] in label
         assert screen.current() is not None and screen.current().stem == names[0]
+
+
+@aio
+async def test_80x24_new_game_and_help_fit_and_column_numbers_stay() -> None:
+    """Item 11: at 80x24 the new-game screen shows its Start button, the help dialog fits the
+    width, and the column numbers stay on top when the board scrolls down."""
+    from textual.widgets import Button
+
+    from tui.screens.dialogs import HelpScreen
+
+    small = (80, 24)
+    app = create_app(step_delay=0, seed=3)
+    async with app.run_test(size=small) as pilot:
+        await pilot.pause()
+        start = app.screen.query_one("#start", Button)
+        region = start.region
+        assert region.height > 0 and region.bottom <= small[1] and region.right <= small[0]
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert app.screen.query_one(".dialog").region.right <= small[0]
+    app = create_app(game=festival_game(), step_delay=0)
+    async with app.run_test(size=small) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        for _ in range(8):
+            await pilot.press("j")
+        await pilot.pause()
+        board = screen.board
+        assert board.scroll_offset.y > 0
+        top = board.render_line(0).text.split()
+        assert top and all(t.isdigit() for t in top), top  # the column numbers, not a row

@@ -16,6 +16,8 @@ from tui.saves import Game, load_game, saves_dir
 
 class KratonApp(App[None]):
     CSS_PATH = "kraton.tcss"
+    # "-short" below 30 lines: dialogs drop their padding so 80x24 shows them whole.
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]  # noqa: RUF012 - as Textual declares it
     TITLE = "kraton"
     SUB_TITLE = "Java by Kramer & Kiesling"
 

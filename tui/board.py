@@ -155,7 +155,8 @@ class BoardView(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
-        index = y + scroll_y
+        # The column numbers (line 0) stay at the top when the board scrolls down.
+        index = 0 if y == 0 else y + scroll_y
         width = self.size.width
         if index >= len(self._cells):
             return Strip.blank(width, self.rich_style)
@@ -198,8 +199,9 @@ class BoardView(ScrollView, can_focus=True):
             _, y = hex_origin(hx)
             self.refresh_lines(y, 2)
         x, y = hex_origin(h)
-        # LEFT more on the left: the pinned row labels cover that much of a scrolled board.
-        self.scroll_to_region(Region(x - 1 - LEFT, y - 1, CELL + 2 + LEFT, 4), animate=False,
+        # LEFT more on the left and one line more on top: the pinned row labels and column
+        # numbers cover that much of a scrolled board.
+        self.scroll_to_region(Region(x - 1 - LEFT, y - 2, CELL + 2 + LEFT, 5), animate=False,
                               immediate=True)
         if self.on_cursor is not None:
             self.on_cursor(h)  # synchronous, so a key right after sees the new message
@@ -233,8 +235,8 @@ class BoardView(ScrollView, can_focus=True):
         if offset is None:
             return
         sx, sy = self.scroll_offset
-        if sx > 0 and offset.x < LEFT:
-            return  # a click on the pinned row labels
+        if (sx > 0 and offset.x < LEFT) or (sy > 0 and offset.y == 0):
+            return  # a click on the pinned row labels or column numbers
         h = hex_at(self.state, offset.y + sy, offset.x + sx)
         if h >= 0:
             self.move_cursor_to(h)
