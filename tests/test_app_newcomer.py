@@ -389,3 +389,37 @@ async def test_80x24_new_game_and_help_fit_and_column_numbers_stay() -> None:
         assert board.scroll_offset.y > 0
         top = board.render_line(0).text.split()
         assert top and all(t.isdigit() for t in top), top  # the column numbers, not a row
+
+
+@aio
+async def test_log_has_turns_points_and_reasons_and_board_marks_the_computers_turn_r29(
+        ) -> None:
+    """Item 8: the log heads each turn with its player and points, a score change names its
+    rule (palace, R29); after a computer player's turn its hexes are marked on the board."""
+    from core.actions import parse_action
+    from core.state import GameState
+
+    s = GameState.new(2, seed=1, names=["Ann", "Bob"])
+    s.to_move = 0
+    game = Game.new(s, [None, "random"])
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        for text in ("tile B6v B7r C7r", "enter B6", "tile C6v", "palace C6 2"):
+            screen.human_act(parse_action(text))
+        log = screen.log_text()
+        assert "[b]A Ann[/b], turn 1: +1" in log
+        assert "palace C6 2  [b]A +1[/b] (palace, R29)" in log
+        assert "+1" in screen.message and "R29" in screen.message
+        screen.human_act(parse_action("end"))
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert s.to_move == 0 and len(game.movers) > 5
+        assert "[b]B Bob[/b], turn 2" in screen.log_text()
+        bob = [a for a, p in zip(s.history, game.movers) if p == 1]
+        from tui.turnlog import touched
+
+        marked = {h for a in bob for h in touched(a)}
+        assert marked and screen.board.recent == marked

@@ -81,12 +81,6 @@ def hand_text(s: GameState, computer: Seats) -> str:
     return f"[b]Hand of {escape(s.players[who].name)}[/b]: {hand}"
 
 
-def log_text(s: GameState, movers: list[int], n: int = 16) -> str:
-    """The last actions in notation, newest first, each with its player's letter."""
-    lines = [f"{PLAYER_LETTERS[p]} {a}" for p, a in zip(movers, s.history)][-n:]
-    return "[b]Log[/b] (newest first)\n" + ("\n".join(reversed(lines)) if lines else "-")
-
-
 def describe(s: GameState, h: int) -> str:
     """What stands on hex ``h``, for the message line."""
     parts = [hex_name(h)]

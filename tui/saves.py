@@ -67,6 +67,21 @@ class Game:
     puzzle: dict[str, Any] | None = None
     path: str | None = None
     autosave: str | None = None  # this game's autosave file, chosen on the first save
+    deltas: list[tuple[int, ...]] = field(default_factory=list)  # score change per action
+
+    def push(self, a: Action, who: int, before: list[int]) -> None:
+        """Book an action already pushed on ``state``: who made it and what it scored."""
+        self.movers.append(who)
+        if len(self.deltas) == len(self.movers) - 1:
+            self.deltas.append(tuple(p.score - b for p, b in zip(self.state.players, before)))
+
+    def undo(self) -> Action:
+        """Take back the last action, with its bookkeeping."""
+        a = self.state.pop()
+        self.movers.pop()
+        if len(self.deltas) > len(self.movers):
+            self.deltas.pop()
+        return a
 
     @classmethod
     def new(cls, state: GameState, computer: list[str | None]) -> Game:
@@ -89,16 +104,19 @@ def save_position_only(game: Game, path: str | os.PathLike[str]) -> None:
     write_json_atomic(str(path), d)
 
 
-def _replay(start: dict[str, Any], actions: list[Action], base: str) -> tuple[GameState, list[int]]:
+def _replay(start: dict[str, Any], actions: list[Action], base: str
+            ) -> tuple[GameState, list[int], list[tuple[int, ...]]]:
     s = position_from_dict(start, base)
-    movers = []
+    movers, deltas = [], []
     for i, a in enumerate(actions, start=1):
         movers.append(s.current_player())
+        before = [p.score for p in s.players]
         try:
             s.push(a)
         except IllegalAction as e:
             raise PositionError(f"actions: action {i} of {len(actions)}: {e}") from None
-    return s, movers
+        deltas.append(tuple(p.score - b for p, b in zip(s.players, before)))
+    return s, movers, deltas
 
 
 def parse_seats(text: str) -> list[str]:
@@ -138,11 +156,12 @@ def load_game(path: str | os.PathLike[str]) -> Game:
     try:
         s = position_from_dict(d, base)
         movers: list[int] = []
+        deltas: list[tuple[int, ...]] = []
         start = position_to_dict(s)
         tags: dict[str, str] = {}
         if isinstance(d, dict) and d.get("format") == GAME_FORMAT:
             rec = record_from_dict(d)
-            s, movers = _replay(rec.start, rec.actions, base)
+            s, movers, deltas = _replay(rec.start, rec.actions, base)
             start, tags = rec.start, rec.tags
         computer: list[str | None] = [None] * s.n_players
         seats = parse_seats(tags.get("players", ""))
@@ -152,7 +171,7 @@ def load_game(path: str | os.PathLike[str]) -> Game:
     except KratonError as e:
         msg = str(e)
         raise PositionError(msg if msg.startswith(p) else f"{p}: {msg}") from None
-    return Game(s, start, computer, movers, puzzle, p)
+    return Game(s, start, computer, movers, puzzle, p, deltas=deltas)
 
 
 def kind_of(d: Any) -> str:

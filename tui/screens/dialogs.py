@@ -180,10 +180,11 @@ HELP = """\
   Esc                 cancel what is being done
 
 [b]A turn in short[/b]
-  Place at least one land tile (R8), spend the rest of your 6 AP, press E.
-  Developers enter on land at the edge of Java-Centre (next to the rim) or on
-  the rim itself (R26). A palace needs a village of 2+ hexes where one of your
-  developers stands highest (R25, R28); its value is at most the village's size.
+  Place at least one land tile (R8), spend the rest of your 6 AP,
+  press E. Developers enter on land at the edge of Java-Centre (next
+  to the rim) or on the rim itself (R26). A palace needs a village of
+  2+ hexes where one of your developers stands highest (R25, R28);
+  its value is at most the village's size.
 
 [b]Your turn[/b] (6 action points, R7)
   t          place a land tile; t again cycles its size 3 -> 2 -> 1
@@ -196,14 +197,16 @@ HELP = """\
   i          place an irrigation tile on the cursor (R37)
   c / d      draw the face-up festival card / the deck's top card (R36)
   o          spend an action token: one more AP (R7)
-  f          hold a festival in the city of the palace under the cursor (R30)
+  f          hold a festival in the city of the palace under the cursor
+             (R30); while a festival is bid, f reopens the bidding dialog
   u          undo the last action of this turn
   E          end the turn (a tile must have been placed, R8)
 
 [b]Game[/b]
   s          save the game (or the position)
   a          study this position: rankings, final count, best turn
-  ?          this help          Ctrl+P  command palette          q  quit
+  ?          this help          Ctrl+P  command palette
+  q          quit (asks first; the game is autosaved after every action)
   colours    the terminal's own; Ctrl+P "theme" or KRATON_THEME picks another
 
 [b]Reading the board[/b]
@@ -211,6 +214,9 @@ HELP = """\
   .  bare land   ~~ irrigation   L lowland rim   M mountain rim
   A-D a developer of that player   P8 a palace of value 8   * festival held
   1ap  a hex you can reach, with its cost in action points
+  underlined: what the other players changed since your last turn
+  The log (right) lists each turn with its points; "+2 A (palace, R29)"
+  says who scored what and by which rule.
 """
 
 

@@ -272,8 +272,7 @@ class GameScreen(TableScreen):
         if len(s.history) <= self.turn_start:
             self.say("nothing to undo in this turn")
             return
-        a = s.pop()
-        self.game.movers.pop()
+        a = self.game.undo()
         self.reset_mode()
         self.message = f"undone: {a}"
         self.autosave()

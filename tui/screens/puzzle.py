@@ -127,8 +127,7 @@ class PuzzleScreen(GameScreen):
 
     def action_restart(self) -> None:
         while len(self.state.history) > self.start_len:
-            self.state.pop()
-            self.game.movers.pop()
+            self.game.undo()
         self.turn_start = self.start_len
         self.solution_step = -1
         self.verdict_shown = False

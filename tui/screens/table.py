@@ -23,7 +23,7 @@ from textual.worker import get_current_worker
 from core.actions import Action, End, Festival
 from core.errors import IllegalAction, KratonError
 from core.state import GameState
-from tui import panel
+from tui import panel, turnlog
 from tui.board import BoardView, Overlay
 from tui.festival_view import festival_note, festival_result, option_label
 from tui.keybar import KeyBar
@@ -110,6 +110,7 @@ class TableScreen(Screen[None]):
 
     def refresh_all(self) -> None:
         s = self.state
+        self.board.recent = turnlog.recent_hexes(self.game.movers, s.history, s.current_player())
         self.board.set_state(s, self.overlays())
         self.query_one("#status", Static).update(
             panel.status_text(s, self.game.computer, self.mode_text()))
@@ -127,7 +128,7 @@ class TableScreen(Screen[None]):
         return panel.hand_text(self.state, self.game.computer)
 
     def log_text(self) -> str:
-        return panel.log_text(self.state, self.game.movers)
+        return turnlog.log_text(self.state, self.game.movers, self.game.deltas)
 
     def say(self, text: str) -> None:
         self.message = text
@@ -162,7 +163,7 @@ class TableScreen(Screen[None]):
         except KratonError as e:
             self.say(f"[b]illegal[/b]: {e}")
             return False
-        self.game.movers.append(who)
+        self.game.push(a, who, scores)
         counted = [0] * s.n_players
         for i, p in enumerate(s.players):
             if p.final_counted and not before[i]:
@@ -170,6 +171,8 @@ class TableScreen(Screen[None]):
         if isinstance(a, End):
             self.turn_start = len(s.history)
         self.message = f"{self.pname(who)}: {a}"
+        if self.game.deltas and len(self.game.deltas) == len(self.game.movers):
+            self.message += turnlog.gains_text(a, self.game.deltas[-1])
         if festival is not None and s.festival is None:
             pre = [scores[i] + counted[i] for i in range(s.n_players)]
             result = festival_result(s, festival, pre)
