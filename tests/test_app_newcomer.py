@@ -423,3 +423,20 @@ async def test_log_has_turns_points_and_reasons_and_board_marks_the_computers_tu
 
         marked = {h for a in bob for h in touched(a)}
         assert marked and screen.board.recent == marked
+
+
+@aio
+async def test_puzzle_verdict_also_after_solution_steps_then_own_festival_r30() -> None:
+    """Item 3: S steps part of the solution, the player ends with his own festival (R30):
+    the verdict still comes, saying the solution helped."""
+    app = create_app("puzzle", puzzle_path("festival-01"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PuzzleScreen)
+        line = parse_actions(str(screen.puzzle["line"]))
+        await pilot.press(*["S"] * (len(line) - 1))
+        screen.human_act(line[-1])
+        await pilot.pause()
+        assert isinstance(app.screen, VerdictDialog)
+        assert "Solved" in app.screen.body and "solution" in app.screen.body

@@ -13,13 +13,14 @@ from core.drawing import PLAYER_LETTERS
 from core.festival import AGREEMENT, ALONE, card_worth, cards_worth
 from core.hexmap import hex_name
 from core.state import GameState
+from tui.panel import plural
 
 
 def stakes(s: GameState, palace_hex: int) -> str:
     """The points at stake in the city of ``palace_hex`` (R34)."""
     v = s.palace[palace_hex] or 0
-    return (f"palace {v} on {hex_name(palace_hex)}: alone {ALONE.get(v, 0)} points,"
-            f" each of an agreement {AGREEMENT.get(v, 0)} (R34)")
+    return (f"Palace {v} on {hex_name(palace_hex)}: alone {plural(ALONE.get(v, 0), 'point')},"
+            f" each of an agreement {plural(AGREEMENT.get(v, 0), 'point')} (R34)")
 
 
 def hand_worths(s: GameState, p: int) -> str:
@@ -76,8 +77,8 @@ def option_label(s: GameState, a: Action, me: int) -> str:
     if isinstance(a, Festival):
         worth = cards_worth(a.cards or (), s.face_up)
         v = s.palace[a.hex] or 0
-        return (f"{a}: open with worth {worth}; alone {ALONE.get(v, 0)} points if nobody"
-                " beats or ties it (R32, R34)")
+        return (f"{a}: open with worth {worth}; alone {plural(ALONE.get(v, 0), 'point')} if"
+                " nobody beats or ties it (R32, R34)")
     f = s.festival
     if f is None:
         return str(a)
@@ -92,7 +93,8 @@ def option_label(s: GameState, a: Action, me: int) -> str:
         lost = f"; your {'+'.join(f.bids[me])} is discarded (R33)" if f.bids[me] else ""
         return f"pass: out of this festival for good (R32){lost}"
     if isinstance(a, Agree):
-        return f"agree: share the festival, each of you scores {AGREEMENT.get(v, 0)} (R34)"
+        return (f"agree: share the festival, each of you scores"
+                f" {plural(AGREEMENT.get(v, 0), 'point')} (R34)")
     return str(a)
 
 

@@ -61,6 +61,7 @@ class PuzzleScreen(GameScreen):
         self.solution_step = -1
         self.at_keyboard = self.mover
         self.verdict_shown = False
+        self.used_solution = False  # S was pressed: the verdict says so
 
     def hand_over(self, p: int) -> None:
         """A puzzle is one player's turn: never a pass-the-keyboard screen."""
@@ -131,6 +132,7 @@ class PuzzleScreen(GameScreen):
         self.turn_start = self.start_len
         self.solution_step = -1
         self.verdict_shown = False
+        self.used_solution = False
         self.reset_mode()
         self.message = "restarted the puzzle"
         self.refresh_all()
@@ -151,7 +153,7 @@ class PuzzleScreen(GameScreen):
         if self.apply(a):
             self.solution_step = k + 1
             self.reset_mode()
-            self.verdict_shown = True  # stepping through the solution earns no verdict
+            self.used_solution = True
             self.after_action()
             self.say(f"solution step {k + 1} of {len(self.line)}: {a}  ({plural(self.gained(), 'point')} so far)")
 
@@ -179,6 +181,8 @@ class PuzzleScreen(GameScreen):
         from tui.screens.dialogs import VerdictDialog
 
         text, solved = self.verdict()
+        if self.used_solution:
+            text += " (with the solution's steps, S)"
         self.verdict_shown = True
         self.say(text)
         nxt = next_puzzle(self.game.path)
