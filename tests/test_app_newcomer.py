@@ -440,3 +440,6 @@ async def test_puzzle_verdict_also_after_solution_steps_then_own_festival_r30() 
         await pilot.pause()
         assert isinstance(app.screen, VerdictDialog)
         assert "Solved" in app.screen.body and "solution" in app.screen.body
+        await pilot.press("escape", "t")  # the next seat's turn is no part of the puzzle
+        assert app.screen is screen and "turn is over" in screen.message
+        assert screen.mode == "look"

@@ -67,6 +67,13 @@ class PuzzleScreen(GameScreen):
         """A puzzle is one player's turn: never a pass-the-keyboard screen."""
         self.at_keyboard = p
 
+    def can_act(self) -> bool:
+        """After the puzzle's turn nothing more is played (the next seat is no part of it)."""
+        if self.turn_over():
+            self.say("the puzzle's turn is over: E shows the verdict, z tries again")
+            return False
+        return super().can_act()
+
     def turn_over(self) -> bool:
         s = self.state
         return len(s.history) > self.start_len and s.festival is None and (
@@ -95,6 +102,8 @@ class PuzzleScreen(GameScreen):
         return self.state.players[self.mover].score - self.start_score
 
     def mode_text(self) -> str:
+        if self.turn_over():
+            return "PUZZLE over - E shows the verdict, z tries again"
         goal = f"best {self.best} points" if self.best is not None else "most points"
         return f"PUZZLE ({goal}; H hint, S solution) - " + super().mode_text()
 

@@ -80,6 +80,7 @@ class StudyScreen(Screen[None]):
         board = self.query_one(BoardView)
         board.show_cursor = False
         board.styles.width = board.virtual_size.width + 2  # its own width; the report the rest
+        board.styles.max_width = "70%"  # a small terminal keeps room for the report (w: all)
         board.focus()
         if self.want_solve and not self.start.is_terminal():
             self.query_one("#solver", Static).update("solving the best turn: every AP left and the token (R7)…")
