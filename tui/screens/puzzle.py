@@ -67,6 +67,14 @@ class PuzzleScreen(GameScreen):
         """A puzzle is one player's turn: never a pass-the-keyboard screen."""
         self.at_keyboard = p
 
+    def status_text(self) -> str:
+        """Once the turn is over, the puzzle's result, not the next seat's AP."""
+        if not self.turn_over():
+            return super().status_text()
+        name = self.pname(self.mover)
+        return (f"[b]Puzzle over[/b]: {name} scored {plural(self.gained(), 'point')}"
+                f"\nmode: {self.mode_text()}")
+
     def can_act(self) -> bool:
         """After the puzzle's turn nothing more is played (the next seat is no part of it)."""
         if self.turn_over():

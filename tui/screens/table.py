@@ -112,8 +112,7 @@ class TableScreen(Screen[None]):
         s = self.state
         self.board.recent = turnlog.recent_hexes(self.game.movers, s.history, s.current_player())
         self.board.set_state(s, self.overlays())
-        self.query_one("#status", Static).update(
-            panel.status_text(s, self.game.computer, self.mode_text()))
+        self.query_one("#status", Static).update(self.status_text())
         self.query_one("#scores", Static).update(panel.scores_text(s))
         self.query_one("#supply", Static).update(panel.supply_text(s))
         self.query_one("#hand", Static).update(self.hand_text())
@@ -121,6 +120,9 @@ class TableScreen(Screen[None]):
         self.query_one("#log", Static).update(self.log_text())
         self.refresh_bindings()
         self.call_after_refresh(self.query_one(KeyBar).refresh_keys)
+
+    def status_text(self) -> str:
+        return panel.status_text(self.state, self.game.computer, self.mode_text())
 
     def hand_text(self) -> str:
         if self.handing_over:
