@@ -142,3 +142,26 @@ def test_snapshot_puzzle_verdict(snap_compare: Any) -> None:
 
     app = create_app("puzzle", str(puzzle_dir() / "festival-01.json"))
     assert snap_compare(app, terminal_size=SIZE, run_before=play)
+
+
+def test_snapshot_festival_bidding_dialog(snap_compare: Any, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second player's decision: every bid so far, the highest, what each choice makes his
+    total, and that bids add up (R31-R34); two humans, after the hand-over screen (R44)."""
+    from tests.festival_positions import city_position
+
+    s = city_position(players=2, hands=[["D", "M"], ["D", "DM"]], developers={"F5": 0, "F6": 1})
+    s.players[0].name, s.players[1].name = "Ann", "Bob"
+    game = Game.new(s, [None, None])
+    monkeypatch.chdir(tmp_path)
+    game.autosave = "autosave-snapshot.json"  # the autosave notice names a fixed file
+    app = create_app(game=game, step_delay=0)
+
+    async def bid(pilot: Any) -> None:
+        await open_festival(pilot)
+        await pilot.press("enter")  # Ann opens with M (worth 1)
+        await pilot.pause()
+        await pilot.press("enter")  # the hand-over screen: Bob is at the keyboard
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=bid)

@@ -87,8 +87,11 @@ def option_label(s: GameState, a: Action, me: int) -> str:
     v = s.palace[f.palace] or 0
     if isinstance(a, Bid):
         new = mine + cards_worth(a.cards, s.face_up)
-        how = "ties" if new == top else "leads" if new > top else "below"
-        return f"{a}: +{cards_worth(a.cards, s.face_up)} makes your total {new} ({how}; highest {top})"
+        if new == top:
+            how = f"ties the highest: shared, {plural(AGREEMENT.get(v, 0), 'point')} each if agreed"
+        else:
+            how = f"leads; highest {top}" if new > top else f"below the highest {top}"
+        return f"{a}: +{cards_worth(a.cards, s.face_up)} makes your total {new} ({how})"
     if isinstance(a, Pass):
         lost = f"; your {'+'.join(f.bids[me])} is discarded (R33)" if f.bids[me] else ""
         return f"pass: out of this festival for good (R32){lost}"
@@ -96,6 +99,13 @@ def option_label(s: GameState, a: Action, me: int) -> str:
         return (f"agree: share the festival, each of you scores"
                 f" {plural(AGREEMENT.get(v, 0), 'point')} (R34)")
     return str(a)
+
+
+def decision_order(s: GameState, a: Action) -> tuple[int, int, str]:
+    """Bids from the cheapest up, then agree, then pass: the dialog reads like a price list."""
+    if isinstance(a, Bid):
+        return 0, cards_worth(a.cards, s.face_up), str(a)
+    return (1 if isinstance(a, Agree) else 2), 0, str(a)
 
 
 def festival_result(s: GameState, palace_hex: int, before: list[int]) -> str:

@@ -60,6 +60,8 @@ class GameScreen(TableScreen):
         self.board.on_cursor = self.cursor_moved
 
     def mode_text(self) -> str:
+        if self.state.festival is not None:
+            return "festival: f opens the bidding dialog (R32)"
         if self.mode == "tile":
             return f"{self.shape.size}-space tile (r rotate, v village, Enter place)"
         if self.mode == "enter":

@@ -25,7 +25,7 @@ from core.errors import IllegalAction, KratonError
 from core.state import GameState
 from tui import panel, turnlog
 from tui.board import BoardView, Overlay
-from tui.festival_view import festival_note, festival_result, option_label
+from tui.festival_view import decision_order, festival_note, festival_result, option_label
 from tui.keybar import KeyBar
 from tui.saves import (
     AUTOSAVE_PREFIX,
@@ -314,7 +314,8 @@ class TableScreen(Screen[None]):
         """The bidding dialog (R32) with everything needed to bid: card worths, bids, stakes."""
         s = self.state
         me = s.current_player()
-        opts = [(option_label(s, a, me), a) for a in s.legal_actions()]
+        opts = [(option_label(s, a, me), a) for a in sorted(
+            s.legal_actions(), key=lambda a: decision_order(s, a))]
         if not opts:
             return
 
