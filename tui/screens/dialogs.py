@@ -209,6 +209,17 @@ HELP = """\
   q          quit (asks first; the game is autosaved after every action)
   colours    the terminal's own; Ctrl+P "theme" or KRATON_THEME picks another
 
+[b]Puzzles[/b] (kraton puzzle: one player's turn, the best score to reach)
+  H          a hint: the next action of a best line
+  S          step through the solution      z  start again
+  E          the verdict (a festival ends the turn too, R30); n in it opens
+             the next puzzle, z tries again
+
+[b]Study[/b] (a)
+  n / b      step the best turn on the board / back
+  PageDown / PageUp   scroll the report      w  the report full width
+  Esc        back to the game
+
 [b]Reading the board[/b]
   r2 rice on level 2, v3 village on level 3 (the darker, the higher)
   .  bare land   ~~ irrigation   L lowland rim   M mountain rim
