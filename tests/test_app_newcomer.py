@@ -204,6 +204,12 @@ async def test_q_asks_before_quitting_a_game_in_progress() -> None:
         await pilot.press("n")
         await pilot.pause()
         assert app.screen is screen and app.is_running
+        await pilot.press("ctrl+q")  # Textual's own quit key asks too
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen and app.is_running
         await pilot.press("q", "y")
         await pilot.pause()
         assert not app.is_running

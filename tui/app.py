@@ -53,6 +53,17 @@ class KratonApp(App[None]):
         else:
             self.action_new_game()
 
+    async def action_quit(self) -> None:
+        """Ctrl+Q on a game in progress asks first, like q (it is autosaved either way)."""
+        from tui.screens.table import TableScreen
+
+        screen = self.screen
+        if isinstance(screen, TableScreen) and screen.game.puzzle is None \
+                and not screen.state.is_terminal():
+            screen.action_quit_game()
+            return
+        await super().action_quit()
+
     # ------------------------------------------------------------------ navigation
     def action_new_game(self) -> None:
         from tui.screens.newgame import NewGameScreen
