@@ -170,26 +170,29 @@ def report_text(s: GameState, r: dict[str, Any]) -> str:
         f = r["festival"]
         lines.append(f"Festival being bid in the city of {f['palace']} (R32): "
                      f"{names[f['to_decide']]} to decide")
-    lines.append(f"Cities ({len(r['cities'])}):")
+    lines.append(f"Cities ({len(r['cities'])}):" if r["cities"] else "Cities: none")
     if r["cities"]:
-        lines.append(f"  {'palace':<7}{'value':>5}{'size':>5}  {'keys (levels, highest first)':<34}"
+        lines.append(f"  {'palace':<7}{'value':>5}{'size':>5}  {'keys (levels, highest first)':<34} "
                      f"{'first / second':<24}build or enlarge next (R28)")
     for c in r["cities"]:
         keys = "; ".join(f"{names[int(p)]} {k}" for p, k in c["keys"].items()) or "no developers"
         fs = f"{who(c['first'])} / {who(c['second'])}"
-        lines.append(f"  {c['palace']:<7}{c['value']:>5}{c['size']:>5}  {keys:<34}{fs:<24}"
+        lines.append(f"  {c['palace']:<7}{c['value']:>5}{c['size']:>5}  {keys:<34} {fs:<24}"
                      f"{_options_text(names, c['enlarge'])}")
     singles = sum(1 for v in r["villages"] if v["size"] < 2)
-    lines.append(f"Villages ({len(r['villages'])}"
-                 + (f"; {singles} of one hex, too small for a palace, not listed" if singles else "")
-                 + "):")
+    listed = len(r["villages"]) - singles
+    small = (f"{singles} of one hex, too small for a palace (R28), not listed" if singles else "")
+    if listed:
+        lines.append(f"Villages ({len(r['villages'])}" + (f"; {small}" if small else "") + "):")
+    else:
+        lines.append("Villages: " + (f"{small}" if small else "none"))
     for v in r["villages"]:
         if v["size"] < 2:
             continue
         where = (f"palace {'/'.join(map(str, v['palace_values']))} possible on {', '.join(v['sites'])}; "
                  f"build next: {_options_text(names, v['build'])}") if v["palace_values"] else "no palace piece of a value up to its size is left (R28)"
         lines.append(f"  {v['size']:>2} hexes from {v['hexes'][0]}: highest {one(v['highest'])}; {where}")
-    lines.append(f"Ponds ({len(r['ponds'])}):")
+    lines.append(f"Ponds ({len(r['ponds'])}):" if r["ponds"] else "Ponds: none")
     for p in r["ponds"]:
         if p["enclosed"]:
             lines.append(f"  {'+'.join(p['hexes'])}: enclosed, scored once already (R38)")

@@ -227,6 +227,17 @@ _RULE = {
 }
 
 
+class _HexNameError(NotationError):
+    """A bad hex name inside an action: a notation error, not one of the action's rule."""
+
+
+def _hex(text: str) -> int:
+    try:
+        return parse_hex(text)
+    except NotationError as e:
+        raise _HexNameError(str(e)) from None
+
+
 def parse_action(text: str) -> Action:
     """Parse one action (case-insensitive). Raises NotationError with the offending text."""
     words = text.split()
@@ -243,14 +254,14 @@ def parse_action(text: str) -> Action:
                 t = a[-1].lower()
                 if t not in "vr" or len(a) < 3:
                     raise NotationError(f"'{a}' must be a hex followed by v (village) or r (rice)")
-                cells.append((parse_hex(a[:-1]), VILLAGE if t == "v" else RICE))
+                cells.append((_hex(a[:-1]), VILLAGE if t == "v" else RICE))
             if len({h for h, _ in cells}) != len(cells):
                 raise NotationError("a tile names the same hex twice")
             return Tile(tuple(cells))
         if verb == "festival":
             if len(args) not in (1, 2):
                 raise NotationError("usage: festival HEX [CARDS]")
-            return Festival(parse_hex(args[0]), parse_cards(args[1]) if len(args) == 2 else None)
+            return Festival(_hex(args[0]), parse_cards(args[1]) if len(args) == 2 else None)
         if verb not in _ARITY:
             raise NotationError(
                 f"unknown action '{words[0]}' (tile, enter, move, exit, palace, irrigate, draw,"
@@ -259,17 +270,17 @@ def parse_action(text: str) -> Action:
         if len(args) != _ARITY[verb]:
             raise NotationError(f"'{verb}' takes {_ARITY[verb]} argument(s), got {len(args)}")
         if verb == "enter":
-            return Enter(parse_hex(args[0]))
+            return Enter(_hex(args[0]))
         if verb == "exit":
-            return Exit(parse_hex(args[0]))
+            return Exit(_hex(args[0]))
         if verb == "irrigate":
-            return Irrigate(parse_hex(args[0]))
+            return Irrigate(_hex(args[0]))
         if verb == "move":
-            return Move(parse_hex(args[0]), parse_hex(args[1]))
+            return Move(_hex(args[0]), _hex(args[1]))
         if verb == "palace":
             if not args[1].isdigit():
                 raise NotationError(f"palace value '{args[1]}' is not a number")
-            return Palace(parse_hex(args[0]), int(args[1]))
+            return Palace(_hex(args[0]), int(args[1]))
         if verb == "draw":
             src = args[0].lower()
             if src not in ("faceup", "deck"):
@@ -280,7 +291,7 @@ def parse_action(text: str) -> Action:
         bare: dict[str, Action] = {"token": Token(), "pass": Pass(), "agree": Agree(), "end": End()}
         return bare[verb]
     except NotationError as e:
-        rule = _RULE.get(verb, "R9")
+        rule = "notation.md" if isinstance(e, _HexNameError) else _RULE.get(verb, "R9")
         raise NotationError(f"cannot read action '{text.strip()}': {rule} {e}") from None
 
 

@@ -47,7 +47,7 @@ def parse_hex(text: str) -> int:
         raise NotationError(f"'{text}' is not a hex name (a row letter and a column number, e.g. G6)")
     col = int(t[1:]) - 1
     if not 0 <= col < MAX_COLS:
-        raise NotationError(f"'{text}': column {col + 1} is out of range 1..{MAX_COLS}")
+        raise NotationError(f"'{text}' is not a hex name (columns run 1..{MAX_COLS})")
     return hex_id(ord(t[0]) - 65, col)
 
 

@@ -76,7 +76,7 @@ async def test_place_tile_by_keys_then_undo_r10_r8() -> None:
         s = game.state
         assert len(s.tiles) == 1 and len(s.tiles[0]) == 3
         assert s.turn.tile_placed and s.turn.ap < 6
-        assert "A tile" in screen.log_text()
+        assert "[b]A Ann[/b], turn 1" in screen.log_text() and "  tile" in screen.log_text()
         await pilot.press("u")
         assert s.tiles == [] and s.turn.ap == 6 and not s.history
         await pilot.press("u")
@@ -210,7 +210,8 @@ async def test_save_game_and_reload_replays_moves(kraton_home: Path) -> None:
     loaded = load_game(target)
     assert [str(a) for a in loaded.state.history] == [str(a) for a in game.state.history]
     assert loaded.state.tiles == game.state.tiles
-    assert (kraton_home / "saves" / "autosave.json").exists()
+    assert game.autosave is not None and Path(game.autosave).exists()  # its own autosave
+    assert Path(game.autosave).parent == kraton_home / "saves"
 
 
 def test_tile_shape_cells_are_a_tile_r10() -> None:

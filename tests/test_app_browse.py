@@ -46,7 +46,7 @@ def test_browse_previews_files_and_survives_a_broken_one(tmp_path: Path) -> None
     (folder / "broken.json").write_text('{"format": "java-position", "map": ', encoding="utf-8")
     import os
 
-    os.utime(folder / "good.json", (1, 1))  # the broken file is newer: listed first
+    os.utime(folder / "good.json", (1, 1))  # the broken file is newer, yet listed apart
 
     async def run() -> None:
         app = create_app("browse", str(folder))
@@ -54,17 +54,20 @@ def test_browse_previews_files_and_survives_a_broken_one(tmp_path: Path) -> None
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, BrowseScreen)
-            assert [p.name for p in screen.files] == ["broken.json", "good.json"]
+            # Positions first, unreadable files in a group of their own (issue 24).
+            assert [p.name for p in screen.files] == ["good.json", "broken.json"]
+            summary = text_of(screen, "#preview-text")
+            assert "1 tile placed" in summary and "Ann to act" in summary
+            board = screen.query_one("#preview-board")
+            assert board.display and board.state.level[board.state.map.hex("H10")] == 1  # type: ignore[attr-defined]
+            await pilot.press("down")
+            await pilot.pause()
             assert "invalid JSON" in text_of(screen, "#preview-text")
             await pilot.press("enter")  # opening a broken file: an error, no crash
             await pilot.pause()
             assert app.screen is screen
-            await pilot.press("down")
+            await pilot.press("up")
             await pilot.pause()
-            summary = text_of(screen, "#preview-text")
-            assert "1 tiles placed" in summary and "Ann to act" in summary
-            board = screen.query_one("#preview-board")
-            assert board.display and board.state.level[board.state.map.hex("H10")] == 1  # type: ignore[attr-defined]
             await pilot.press("enter")
             await pilot.pause()
             assert isinstance(app.screen, GameScreen)

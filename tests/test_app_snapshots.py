@@ -76,3 +76,92 @@ def test_snapshot_end_of_game_r40(snap_compare: Any) -> None:
         p.final_counted = True
     assert s.is_terminal()
     assert snap_compare(create_app(game=game_of(s), step_delay=0), terminal_size=SIZE)
+
+
+# Issue 24: the main screens at 120x40 and 80x24 and without colour (NO_COLOR); look at the
+# SVGs as images (rsvg-convert x.svg -o x.png) before committing them.
+SMALL = (80, 24)
+
+
+def test_snapshot_mid_game_80x24(snap_compare: Any) -> None:
+    assert snap_compare(create_app(game=game_of(mid_game()), step_delay=0), terminal_size=SMALL,
+                        press=["j", "j", "j", "j", "j", "j"])
+
+
+def test_snapshot_mid_game_no_color(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert snap_compare(create_app(game=game_of(mid_game()), step_delay=0), terminal_size=SIZE,
+                        press=["t"])
+
+
+def test_snapshot_new_game_80x24(snap_compare: Any) -> None:
+    assert snap_compare(create_app(step_delay=0, seed=3), terminal_size=SMALL)
+
+
+def test_snapshot_new_game_no_color(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert snap_compare(create_app(step_delay=0, seed=3), terminal_size=SIZE)
+
+
+def festival_app() -> Any:
+    from tests.festival_positions import city_position
+
+    s = city_position(players=2, hands=[["D", "M"], ["D", "DM"]], developers={"F5": 0, "F6": 1})
+    s.players[0].name, s.players[1].name = "Ann", "Bob"
+    return create_app(game=Game.new(s, [None, "planner"]), step_delay=0)
+
+
+async def open_festival(pilot: Any) -> None:
+    from core.hexmap import parse_hex
+
+    pilot.app.screen.board.move_cursor_to(parse_hex("F4"))
+    await pilot.press("f")
+    await pilot.pause()
+
+
+def test_snapshot_festival_dialog(snap_compare: Any) -> None:
+    """The opening dialog: face-up card, card worths, the points at stake (R30-R34)."""
+    assert snap_compare(festival_app(), terminal_size=SIZE, run_before=open_festival)
+
+
+def test_snapshot_festival_dialog_80x24(snap_compare: Any) -> None:
+    assert snap_compare(festival_app(), terminal_size=SMALL, run_before=open_festival)
+
+
+def test_snapshot_puzzle_verdict(snap_compare: Any) -> None:
+    """A festival puzzle played to its end: the verdict and the next puzzle (issue 24)."""
+    from core.actions import parse_actions
+    from tui.app import puzzle_dir
+
+    async def play(pilot: Any) -> None:
+        await pilot.pause()
+        screen = pilot.app.screen
+        for a in parse_actions(str(screen.puzzle["line"])):
+            screen.human_act(a)
+            await pilot.pause()
+
+    app = create_app("puzzle", str(puzzle_dir() / "festival-01.json"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=play)
+
+
+def test_snapshot_festival_bidding_dialog(snap_compare: Any, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second player's decision: every bid so far, the highest, what each choice makes his
+    total, and that bids add up (R31-R34); two humans, after the hand-over screen (R44)."""
+    from tests.festival_positions import city_position
+
+    s = city_position(players=2, hands=[["D", "M"], ["D", "DM"]], developers={"F5": 0, "F6": 1})
+    s.players[0].name, s.players[1].name = "Ann", "Bob"
+    game = Game.new(s, [None, None])
+    monkeypatch.chdir(tmp_path)
+    game.autosave = "autosave-snapshot.json"  # the autosave notice names a fixed file
+    app = create_app(game=game, step_delay=0)
+
+    async def bid(pilot: Any) -> None:
+        await open_festival(pilot)
+        await pilot.press("enter")  # Ann opens with M (worth 1)
+        await pilot.pause()
+        await pilot.press("enter")  # the hand-over screen: Bob is at the keyboard
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=bid)

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from textual.app import App, SystemCommand
+from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 
 from tui.saves import Game, load_game, saves_dir
@@ -15,6 +16,8 @@ from tui.saves import Game, load_game, saves_dir
 
 class KratonApp(App[None]):
     CSS_PATH = "kraton.tcss"
+    # "-short" below 30 lines: dialogs drop their padding so 80x24 shows them whole.
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]  # noqa: RUF012 - as Textual declares it
     TITLE = "kraton"
     SUB_TITLE = "Java by Kramer & Kiesling"
 
@@ -27,6 +30,11 @@ class KratonApp(App[None]):
         self.players = players
         self.seed = seed
         self.initial_game = game
+        if self.no_color:
+            # NO_COLOR: Textual picks Monochrome for the textual-dark theme it starts with, and
+            # Monochrome turns the ansi-dark theme's "default" colours into black on black.
+            # NoColor keeps the terminal's own colours and every bold/reverse the board uses.
+            self._filters = [NoColor() if isinstance(f, Monochrome) else f for f in self._filters]
 
     def on_mount(self) -> None:
         # The terminal's own colours by default (ansi-dark); KRATON_THEME picks another theme
@@ -44,6 +52,17 @@ class KratonApp(App[None]):
             self.open_path(self.path)
         else:
             self.action_new_game()
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q on a game in progress asks first, like q (it is autosaved either way)."""
+        from tui.screens.table import TableScreen
+
+        screen = self.screen
+        if isinstance(screen, TableScreen) and screen.game.puzzle is None \
+                and not screen.state.is_terminal():
+            screen.action_quit_game()
+            return
+        await super().action_quit()
 
     # ------------------------------------------------------------------ navigation
     def action_new_game(self) -> None:

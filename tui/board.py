@@ -31,7 +31,7 @@ STYLE_NAMES = (
     + [f"village-{i}" for i in range(1, 7)]
     + [f"player-{i}" for i in range(4)]
     + ["bare", "irrigation", "lowland", "mountain", "palace", "label", "blank"]
-    + ["cursor", "target", "preview-ok", "preview-bad", "selected"]
+    + ["cursor", "target", "preview-ok", "preview-bad", "selected", "recent"]
 )
 
 # Axial directions in cyclic order (E, NE, NW, W, SW, SE): consecutive ones are adjacent to
@@ -102,6 +102,8 @@ class BoardView(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.state = state
         self.overlays: dict[int, Overlay] = {}
+        self.recent: set[int] = set()  # hexes the other players just changed (underlined)
+        self._recent_at: dict[int, set[int]] = {}  # line -> columns of those hexes
         self.cursor = self._first_hex(state)
         self.show_cursor = True
         self.on_cursor: Callable[[int], None] | None = None
@@ -146,6 +148,12 @@ class BoardView(ScrollView, can_focus=True):
                 for i in range(3):
                     line[x + i] = (base[i], ov.style)
         self._cells = cells
+        self._recent_at = {}
+        for h in self.recent:
+            if self.state.map.on_map(h):
+                x, y = hex_origin(h)
+                for row_y in (y, y + 1):
+                    self._recent_at.setdefault(row_y, set()).update(range(x, x + 3))
         width = max(len(r) for r in cells)
         self.virtual_size = Size(width, len(cells))
 
@@ -155,18 +163,22 @@ class BoardView(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
-        index = y + scroll_y
+        # The column numbers (line 0) stay at the top when the board scrolls down.
+        index = 0 if y == 0 else y + scroll_y
         width = self.size.width
         if index >= len(self._cells):
             return Strip.blank(width, self.rich_style)
         row = self._cells[index]
         cx, cy = hex_origin(self.cursor)
         cursor_here = self.show_cursor and index in (cy, cy + 1)
+        recent = self._recent_at.get(index, set())
         segments: list[Segment] = []
         run_text = ""
         run_style: Style | None = None
         for x, (ch, name) in enumerate(row):
             style = self._style(name)
+            if x in recent:
+                style = style + self._style("recent")
             if cursor_here and cx <= x < cx + 3:
                 style = style + self._style("cursor")
             if style is run_style:
@@ -198,8 +210,9 @@ class BoardView(ScrollView, can_focus=True):
             _, y = hex_origin(hx)
             self.refresh_lines(y, 2)
         x, y = hex_origin(h)
-        # LEFT more on the left: the pinned row labels cover that much of a scrolled board.
-        self.scroll_to_region(Region(x - 1 - LEFT, y - 1, CELL + 2 + LEFT, 4), animate=False,
+        # LEFT more on the left and one line more on top: the pinned row labels and column
+        # numbers cover that much of a scrolled board.
+        self.scroll_to_region(Region(x - 1 - LEFT, y - 2, CELL + 2 + LEFT, 5), animate=False,
                               immediate=True)
         if self.on_cursor is not None:
             self.on_cursor(h)  # synchronous, so a key right after sees the new message
@@ -233,8 +246,8 @@ class BoardView(ScrollView, can_focus=True):
         if offset is None:
             return
         sx, sy = self.scroll_offset
-        if sx > 0 and offset.x < LEFT:
-            return  # a click on the pinned row labels
+        if (sx > 0 and offset.x < LEFT) or (sy > 0 and offset.y == 0):
+            return  # a click on the pinned row labels or column numbers
         h = hex_at(self.state, offset.y + sy, offset.x + sx)
         if h >= 0:
             self.move_cursor_to(h)

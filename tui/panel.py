@@ -14,6 +14,11 @@ from core.state import GameState
 Seats = list[str | None]  # per player: None for a human, else the computer player's name
 
 
+def plural(n: int, word: str) -> str:
+    """'1 tile', '2 tiles', '1 point', '0 points'."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def player_label(s: GameState, p: int) -> str:
     return f"{PLAYER_LETTERS[p]} {escape(s.players[p].name)}"
 
@@ -24,13 +29,16 @@ def status_text(s: GameState, computer: Seats, mode: str) -> str:
     me = s.current_player()
     t = s.turn
     who = "you" if computer[me] is None else f"computer: {computer[me]}"
+    if s.festival is not None:
+        # A bid is no action of the turn: the opener's AP would only mislead (R32).
+        return (f"[b]{player_label(s, me)}[/b] decides in the festival ({who})\n"
+                + festival_text(s) + f"\nmode: {mode}")
+    owed = "[b]owed[/b] (R8)" if s.last_round is None else "not owed (last round, R40)"
     text = (f"[b]{player_label(s, me)}[/b] to act ({who})\n"
             f"AP left [b]{t.ap}[/b]   token {'used' if t.token_used else 'unused'}"
-            f"   tile {'placed' if t.tile_placed else '[b]owed[/b] (R8)'}")
+            f"   tile {'placed' if t.tile_placed else owed}")
     if s.last_round is not None:
         text += "\n[b]last round[/b] (R40)"
-    if s.festival is not None:
-        text += "\n" + festival_text(s)
     return text + f"\nmode: {mode}"
 
 
@@ -73,12 +81,6 @@ def hand_text(s: GameState, computer: Seats) -> str:
     return f"[b]Hand of {escape(s.players[who].name)}[/b]: {hand}"
 
 
-def log_text(s: GameState, movers: list[int], n: int = 16) -> str:
-    """The last actions in notation, newest first, each with its player's letter."""
-    lines = [f"{PLAYER_LETTERS[p]} {a}" for p, a in zip(movers, s.history)][-n:]
-    return "[b]Log[/b] (newest first)\n" + ("\n".join(reversed(lines)) if lines else "-")
-
-
 def describe(s: GameState, h: int) -> str:
     """What stands on hex ``h``, for the message line."""
     parts = [hex_name(h)]
@@ -100,8 +102,9 @@ def game_over_text(s: GameState, final_counts: dict[int, int]) -> str:
     lines = []
     for i, p in enumerate(s.players):
         fc = final_counts.get(i)
+        shown = str(fc) if fc is not None else ("done" if p.final_counted else "none")
         lines.append(f"{PLAYER_LETTERS[i]} {escape(f'{p.name:<10}')} final count "
-                     f"{fc if fc is not None else '-':>3}   total {p.score:>3}")
+                     f"{shown:>4}   total {p.score:>3}")
     lines.append("")
     lines.append(("Winner: " if len(winners) == 1 else "Shared win: ") + ", ".join(winners)
                  + " (R43)")

@@ -9,6 +9,8 @@ replays the actions from the start, so undo and the turn log work after a reload
 from __future__ import annotations
 
 import os
+import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,8 +36,24 @@ def saves_dir() -> Path:
     return d
 
 
-def autosave_path() -> Path:
-    return saves_dir() / "autosave.json"
+AUTOSAVE_PREFIX = "autosave-"
+
+
+def autosave_path(game: Game) -> Path:
+    """This game's own autosave (one file per game, so a second game never overwrites the
+    first's): the file it was loaded from if that is an autosave, else a new name."""
+    if game.autosave is None:
+        if game.path and Path(game.path).name.startswith(AUTOSAVE_PREFIX):
+            game.autosave = game.path
+        else:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            base = saves_dir() / f"{AUTOSAVE_PREFIX}{stamp}-seed{game.state.seed}"
+            path, k = base.with_suffix(".json"), 1
+            while path.exists():
+                k += 1
+                path = Path(f"{base}-{k}.json")
+            game.autosave = str(path)
+    return Path(game.autosave)
 
 
 @dataclass
@@ -48,6 +66,22 @@ class Game:
     movers: list[int] = field(default_factory=list)  # who made each action of state.history
     puzzle: dict[str, Any] | None = None
     path: str | None = None
+    autosave: str | None = None  # this game's autosave file, chosen on the first save
+    deltas: list[tuple[int, ...]] = field(default_factory=list)  # score change per action
+
+    def push(self, a: Action, who: int, before: list[int]) -> None:
+        """Book an action already pushed on ``state``: who made it and what it scored."""
+        self.movers.append(who)
+        if len(self.deltas) == len(self.movers) - 1:
+            self.deltas.append(tuple(p.score - b for p, b in zip(self.state.players, before)))
+
+    def undo(self) -> Action:
+        """Take back the last action, with its bookkeeping."""
+        a = self.state.pop()
+        self.movers.pop()
+        if len(self.deltas) > len(self.movers):
+            self.deltas.pop()
+        return a
 
     @classmethod
     def new(cls, state: GameState, computer: list[str | None]) -> Game:
@@ -70,16 +104,48 @@ def save_position_only(game: Game, path: str | os.PathLike[str]) -> None:
     write_json_atomic(str(path), d)
 
 
-def _replay(start: dict[str, Any], actions: list[Action], base: str) -> tuple[GameState, list[int]]:
+def _replay(start: dict[str, Any], actions: list[Action], base: str
+            ) -> tuple[GameState, list[int], list[tuple[int, ...]]]:
     s = position_from_dict(start, base)
-    movers = []
+    movers, deltas = [], []
     for i, a in enumerate(actions, start=1):
         movers.append(s.current_player())
+        before = [p.score for p in s.players]
         try:
             s.push(a)
         except IllegalAction as e:
             raise PositionError(f"actions: action {i} of {len(actions)}: {e}") from None
-    return s, movers
+        deltas.append(tuple(p.score - b for p, b in zip(s.players, before)))
+    return s, movers, deltas
+
+
+def parse_seats(text: str) -> list[str]:
+    """The ``players`` tag: ``human,planner,random`` or with counts, ``planner x4``."""
+    seats: list[str] = []
+    for item in text.split(","):
+        m = re.fullmatch(r"\s*(\S*)\s*(?:[x×*]\s*(\d+))?\s*", item)
+        if m is None:
+            return []
+        seats.extend([m.group(1)] * int(m.group(2) or 1))
+    return seats
+
+
+def replay_final_counts(game: Game) -> dict[int, int]:
+    """Each final count (R41) made so far, found by replaying the game from its start (the
+    position alone does not keep them); {} when the start cannot be replayed."""
+    base = os.path.dirname(os.path.abspath(game.path)) if game.path else "."
+    try:
+        s = position_from_dict(game.start, base)
+        out: dict[int, int] = {}
+        for a in game.state.history:
+            before = [(p.final_counted, p.score) for p in s.players]
+            s.push(a)
+            for i, p in enumerate(s.players):
+                if p.final_counted and not before[i][0]:
+                    out[i] = p.score - before[i][1]
+    except KratonError:
+        return {}
+    return out
 
 
 def load_game(path: str | os.PathLike[str]) -> Game:
@@ -90,21 +156,22 @@ def load_game(path: str | os.PathLike[str]) -> Game:
     try:
         s = position_from_dict(d, base)
         movers: list[int] = []
+        deltas: list[tuple[int, ...]] = []
         start = position_to_dict(s)
         tags: dict[str, str] = {}
         if isinstance(d, dict) and d.get("format") == GAME_FORMAT:
             rec = record_from_dict(d)
-            s, movers = _replay(rec.start, rec.actions, base)
+            s, movers, deltas = _replay(rec.start, rec.actions, base)
             start, tags = rec.start, rec.tags
         computer: list[str | None] = [None] * s.n_players
-        seats = [x.strip() for x in tags.get("players", "").split(",")]
+        seats = parse_seats(tags.get("players", ""))
         if len(seats) == s.n_players:
             computer = [None if x in ("", HUMAN) else x for x in seats]
         puzzle = d.get("puzzle") if isinstance(d.get("puzzle"), dict) else None
     except KratonError as e:
         msg = str(e)
         raise PositionError(msg if msg.startswith(p) else f"{p}: {msg}") from None
-    return Game(s, start, computer, movers, puzzle, p)
+    return Game(s, start, computer, movers, puzzle, p, deltas=deltas)
 
 
 def kind_of(d: Any) -> str:
@@ -115,3 +182,14 @@ def kind_of(d: Any) -> str:
         if d.get("format") == GAME_FORMAT:
             return "game"
     return "position"
+
+
+def natural_key(p: Path) -> tuple[str, int, str]:
+    """``one-ap-06`` after ``one-ap-05`` and before ``one-ap-10``: name stem, then its number."""
+    m = re.fullmatch(r"(.*?)-?(\d+)", p.stem)
+    return (m.group(1), int(m.group(2)), p.name) if m else (p.stem, -1, p.name)
+
+
+def puzzle_files(folder: Path) -> list[Path]:
+    """The puzzles of a folder (not its sub-folders) in the collection's order."""
+    return sorted((p.resolve() for p in folder.glob("*.json")), key=natural_key)

@@ -8,7 +8,7 @@ import sys
 
 from core.actions import parse_actions
 from core.drawing import board_text
-from core.errors import IllegalAction, KratonError
+from core.errors import IllegalAction, KratonError, NotationError
 from core.position import load_position, position_to_dict, save_position
 from core.state import GameState
 
@@ -57,8 +57,9 @@ def summary(s: GameState) -> str:
     scores = ", ".join(f"{p.name} {p.score}" for p in s.players)
     who = s.players[s.current_player()].name
     state = "game over" if s.is_terminal() else f"{who} to act, {s.turn.ap} AP"
-    return (f"{s.n_players} players on {s.map.name}; {len(s.tiles)} tiles placed, {s.triples} three-space"
-            f" tiles left; {state}; scores: {scores}")
+    n = len(s.tiles)
+    return (f"{s.n_players} players on {s.map.name}; {n} tile{'s' * (n != 1)} placed, {s.triples}"
+            f" three-space tiles left; {state}; scores: {scores}")
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -76,7 +77,12 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_apply(args: argparse.Namespace) -> int:
     s = load_position(args.file)
-    actions = parse_actions(args.actions)
+    try:
+        actions = parse_actions(args.actions)
+    except NotationError as e:
+        rows, cols = s.map.rows, s.map.cols
+        raise NotationError(f"{e}; the map '{s.map.name}' has rows A..{chr(64 + rows)},"
+                            f" columns 1..{cols}") from None
     for i, a in enumerate(actions, start=1):
         try:
             s.push(a)

@@ -7,7 +7,7 @@ holds can crash the app.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.markup import escape
 from textual.app import ComposeResult
@@ -21,7 +21,8 @@ from core.errors import KratonError
 from core.position import read_json
 from core.state import GameState
 from tui.board import BoardView
-from tui.saves import Game, kind_of, load_game
+from tui.panel import plural
+from tui.saves import Game, kind_of, load_game, natural_key
 
 
 def list_files(folder: Path) -> list[Path]:
@@ -32,18 +33,46 @@ def list_files(folder: Path) -> list[Path]:
     return sorted(files, key=lambda p: (-p.stat().st_mtime, str(p)))
 
 
+GROUPS = (("puzzle", "Puzzles"), ("game", "Games"), ("position", "Positions"),
+          ("broken", "Unreadable files"))
+
+
+def read_entry(p: Path) -> tuple[str, dict[str, Any]]:
+    """(kind, puzzle data) of a file, without building its state."""
+    try:
+        d = read_json(str(p))
+    except KratonError:
+        return "broken", {}
+    kind = kind_of(d)
+    return kind, (d["puzzle"] if kind == "puzzle" else {})
+
+
+def grouped(folder: Path) -> list[tuple[str, list[tuple[Path, dict[str, Any]]]]]:
+    """The files by kind: puzzles in the collection's order (theme, then number), games and
+    positions newest first."""
+    out: dict[str, list[tuple[Path, dict[str, Any]]]] = {k: [] for k, _ in GROUPS}
+    for p in list_files(folder):
+        kind, puzzle = read_entry(p)
+        out[kind].append((p, puzzle))
+    out["puzzle"].sort(key=lambda e: natural_key(e[0]))
+    return [(title, out[k]) for k, title in GROUPS if out[k]]
+
+
 def summary(game: Game) -> str:
     s = game.state
     scores = ", ".join(f"{p.name} {p.score}" for p in s.players)
     who = s.players[s.current_player()].name
     state = "game over" if s.is_terminal() else f"{who} to act, {s.turn.ap} AP"
     kinds = ", ".join(f"{p.name}: {c or 'human'}" for p, c in zip(s.players, game.computer))
-    text = (f"{s.n_players} players on {s.map.name}; {len(s.tiles)} tiles placed,"
-            f" {s.triples} three-space tiles left\n{state}\nscores: {scores}\n{kinds}")
+    text = (f"{s.n_players} players on {s.map.name}; {plural(len(s.tiles), 'tile')} placed,"
+            f" {plural(s.triples, 'three-space tile')} left\n{state}\nscores: {scores}\n{kinds}")
     if game.puzzle:
-        text += f"\npuzzle {game.puzzle.get('id', '?')}: best {game.puzzle.get('best', '?')} points"
+        pz = game.puzzle
+        text = (f"puzzle {pz.get('id', '?')}: {pz.get('title', '')}\n"
+                f"difficulty {pz.get('difficulty', '?')}, theme {pz.get('theme', '?')},"
+                f" best {pz.get('best', '?')} points\n" + text)
     if s.history:
-        text += f"\n{len(s.history)} moves recorded"
+        text += f"\n{plural(len(s.history), 'action')} recorded"
     return text
 
 
@@ -58,27 +87,38 @@ class BrowseScreen(Screen[None]):
     def __init__(self, folder: Path) -> None:
         super().__init__()
         self.folder = folder
-        self.files = list_files(folder)
+        self.groups = grouped(folder)
+        self.files = [p for _, entries in self.groups for p, _ in entries]
         self.loaded: dict[Path, Game | str] = {}
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="browse"):
             with Vertical(id="browse-list"):
                 yield Label(f"{escape(str(self.folder))}\nEnter opens, a studies", id="browse-folder")
-                yield OptionList(*[Option(self.label(p), id=str(i)) for i, p in enumerate(self.files)],
-                                 id="files")
+                yield OptionList(*self.options(), id="files")
             with Vertical(id="browse-preview"):
                 yield BoardView(GameState.new(2, seed=0), id="preview-board")
                 yield Static("", id="preview-text")
         yield Footer()
 
-    def label(self, p: Path) -> str:
-        try:
-            kind = kind_of(read_json(str(p)))
-        except KratonError:
-            kind = "broken"
+    def options(self) -> list[Option]:
+        """A heading per kind, then one line per file (puzzles: id, difficulty, theme)."""
+        out: list[Option] = []
+        i = 0
+        for title, entries in self.groups:
+            out.append(Option(f"{title} ({len(entries)})", disabled=True))
+            for p, puzzle in entries:
+                out.append(Option(self.label(p, puzzle), id=str(i)))
+                i += 1
+        return out
+
+    def label(self, p: Path, puzzle: dict[str, Any]) -> str:
         rel = p.relative_to(self.folder) if p.is_relative_to(self.folder) else p
-        return f"{kind:<9}{escape(str(rel.with_suffix('')))}"
+        name = escape(str(rel.with_suffix("")))
+        if puzzle:
+            return f" {name:<24}{escape(str(puzzle.get('difficulty', ''))):<7}" \
+                   f"{escape(str(puzzle.get('theme', '')))}"
+        return f" {name}"
 
     def on_mount(self) -> None:
         board = self.query_one(BoardView)
@@ -86,7 +126,7 @@ class BrowseScreen(Screen[None]):
         opts = self.query_one(OptionList)
         opts.focus()
         if self.files:
-            opts.highlighted = 0
+            opts.highlighted = 1  # the first file, under its heading
         else:
             board.display = False
             self.query_one("#preview-text", Static).update(
@@ -102,8 +142,12 @@ class BrowseScreen(Screen[None]):
         return self.loaded[p]
 
     def current(self) -> Path | None:
-        i = self.query_one(OptionList).highlighted
-        return self.files[i] if i is not None and 0 <= i < len(self.files) else None
+        opts = self.query_one(OptionList)
+        i = opts.highlighted
+        if i is None:
+            return None
+        oid = opts.get_option_at_index(i).id
+        return self.files[int(oid)] if oid is not None else None
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self.preview()

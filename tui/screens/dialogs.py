@@ -18,11 +18,13 @@ class ChoiceDialog(ModalScreen[Any]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, options: Sequence[tuple[str, Any]], note: str = "") -> None:
+    def __init__(self, title: str, options: Sequence[tuple[str, Any]], note: str = "",
+                 hint: str = "Enter chooses, Esc cancels") -> None:
         super().__init__()
         self.title_text = title
         self.options = list(options)
         self.note = note
+        self.hint = hint
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -31,7 +33,7 @@ class ChoiceDialog(ModalScreen[Any]):
                 yield Static(self.note, classes="dialog-note")
             yield OptionList(*[Option(label, id=str(i)) for i, (label, _) in enumerate(self.options)],
                              id="choices")
-            yield Label("Enter chooses, Esc cancels", classes="dialog-hint")
+            yield Label(self.hint, classes="dialog-hint")
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -64,6 +66,74 @@ class MessageScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class VerdictDialog(ModalScreen[str | None]):
+    """A puzzle's verdict: the next puzzle (n), try again (z) or close (Esc) to look."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "choose('next')", "Next puzzle"),
+        Binding("z", "choose('retry')", "Try again"),
+        Binding("escape,q", "choose('close')", "Close"),
+    ]
+
+    def __init__(self, title: str, body: str, next_id: str | None) -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body
+        self.next_id = next_id
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(self.body, id="message-body")
+            with Horizontal(classes="buttons"):
+                if self.next_id:
+                    yield Button(f"Next: {self.next_id} (n)", id="next", variant="primary")
+                yield Button("Try again (z)", id="retry")
+                yield Button("Close (Esc)", id="close")
+
+    def on_mount(self) -> None:
+        self.query_one(Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.action_choose(event.button.id or "close")
+
+    def action_choose(self, what: str) -> None:
+        if what == "next" and not self.next_id:
+            return
+        self.dismiss(what)
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """Yes (y, Enter on the first button) or no (n, Esc)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, title: str, body: str, yes: str = "Yes (y)", no: str = "Stay (n, Esc)"
+                 ) -> None:
+        super().__init__()
+        self.title_text, self.body, self.yes, self.no = title, body, yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(self.body, id="message-body")
+            with Horizontal(classes="buttons"):
+                yield Button(self.yes, id="yes", variant="error")
+                yield Button(self.no, id="no", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
 
 
 class SaveDialog(ModalScreen[tuple[str, str] | None]):
@@ -110,10 +180,11 @@ HELP = """\
   Esc                 cancel what is being done
 
 [b]A turn in short[/b]
-  Place at least one land tile (R8), spend the rest of your 6 AP, press E.
-  Developers enter on land at the edge of Java-Centre (next to the rim) or on
-  the rim itself (R26). A palace needs a village of 2+ hexes where one of your
-  developers stands highest (R25, R28); its value is at most the village's size.
+  Place at least one land tile (R8), spend the rest of your 6 AP,
+  press E. Developers enter on land at the edge of Java-Centre (next
+  to the rim) or on the rim itself (R26). A palace needs a village of
+  2+ hexes where one of your developers stands highest (R25, R28);
+  its value is at most the village's size.
 
 [b]Your turn[/b] (6 action points, R7)
   t          place a land tile; t again cycles its size 3 -> 2 -> 1
@@ -126,21 +197,37 @@ HELP = """\
   i          place an irrigation tile on the cursor (R37)
   c / d      draw the face-up festival card / the deck's top card (R36)
   o          spend an action token: one more AP (R7)
-  f          hold a festival in the city of the palace under the cursor (R30)
+  f          hold a festival in the city of the palace under the cursor
+             (R30); while a festival is bid, f reopens the bidding dialog
   u          undo the last action of this turn
   E          end the turn (a tile must have been placed, R8)
 
 [b]Game[/b]
   s          save the game (or the position)
   a          study this position: rankings, final count, best turn
-  ?          this help          Ctrl+P  command palette          q  quit
+  ?          this help          Ctrl+P  command palette
+  q          quit (asks first; the game is autosaved after every action)
   colours    the terminal's own; Ctrl+P "theme" or KRATON_THEME picks another
+
+[b]Puzzles[/b] (kraton puzzle: one player's turn, the best score to reach)
+  H          a hint: the next action of a best line
+  S          step through the solution      z  start again
+  E          the verdict (a festival ends the turn too, R30); n in it opens
+             the next puzzle, z tries again
+
+[b]Study[/b] (a)
+  n / b      step the best turn on the board / back
+  PageDown / PageUp   scroll the report      w  the report full width
+  Esc        back to the game
 
 [b]Reading the board[/b]
   r2 rice on level 2, v3 village on level 3 (the darker, the higher)
   .  bare land   ~~ irrigation   L lowland rim   M mountain rim
   A-D a developer of that player   P8 a palace of value 8   * festival held
   1ap  a hex you can reach, with its cost in action points
+  underlined: what the other players changed since your last turn
+  The log (right) lists each turn with its points; "+2 A (palace, R29)"
+  says who scored what and by which rule.
 """
 
 

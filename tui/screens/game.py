@@ -13,6 +13,7 @@ from textual.binding import Binding, BindingType
 from core.actions import Action, Draw, End, Festival, Token
 from core.hexmap import hex_name
 from tui.board import BoardView, Overlay
+from tui.festival_view import hand_worths, option_label, stakes
 from tui.screens.dialogs import ChoiceDialog
 from tui.screens.table import TableScreen
 from tui.turn import (
@@ -59,6 +60,8 @@ class GameScreen(TableScreen):
         self.board.on_cursor = self.cursor_moved
 
     def mode_text(self) -> str:
+        if self.state.festival is not None:
+            return "festival: f opens the bidding dialog (R32)"
         if self.mode == "tile":
             return f"{self.shape.size}-space tile (r rotate, v village, Enter place)"
         if self.mode == "enter":
@@ -242,18 +245,26 @@ class GameScreen(TableScreen):
     def action_festival(self) -> None:
         if not self.can_act():
             return
+        if self.state.festival is not None:
+            self.festival_dialog()  # Esc closed the bidding dialog: f brings it back (R32)
+            return
         h = self.board.cursor
-        opts = [(str(a), a) for a in self.state.legal_actions()
+        s = self.state
+        opts = [(option_label(s, a, s.to_move), a) for a in s.legal_actions()
                 if isinstance(a, Festival) and a.hex == h]
         if not opts:
-            self.say(try_action(self.state, Festival(h)).message)
+            self.say(try_action(s, Festival(h)).message)
             return
+        note = (f"Face-up card [b]{s.face_up}[/b]: a card is worth the number of its symbols"
+                f" shown on it (R31).\n{stakes(s, h)}\nThe festival is the last action of your"
+                " turn (R30); every card played goes to the discard pile (R33).\n"
+                f"Your hand: {hand_worths(s, s.to_move)}")
 
         def chosen(a: Action | None) -> None:
             if a is not None:
                 self.human_act(a)
 
-        self.app.push_screen(ChoiceDialog(f"Festival at {hex_name(h)} (R30)", opts), chosen)
+        self.app.push_screen(ChoiceDialog(f"Festival at {hex_name(h)} (R30)", opts, note), chosen)
 
 
     def action_undo(self) -> None:
@@ -263,8 +274,7 @@ class GameScreen(TableScreen):
         if len(s.history) <= self.turn_start:
             self.say("nothing to undo in this turn")
             return
-        a = s.pop()
-        self.game.movers.pop()
+        a = self.game.undo()
         self.reset_mode()
         self.message = f"undone: {a}"
         self.autosave()

@@ -65,6 +65,13 @@ class NewGameScreen(Screen[Game]):
         self.show_rows(self.n_default)
         self.query_one("#start", Button).focus()
 
+    def on_resize(self) -> None:
+        """Below 30 lines the fields lose their borders (compact), so the whole form fits."""
+        compact = self.size.height < 30
+        self.set_class(compact, "-compact")
+        for w in [*self.query(Input), *self.query(Select)]:
+            w.compact = compact
+
     def show_rows(self, n: int) -> None:
         for i in range(4):
             self.query_one(f"#row-{i}").display = i < n

@@ -3,6 +3,7 @@ hint (the next action of a best line) and steps through the solution on the boar
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import work
@@ -10,9 +11,32 @@ from textual.binding import Binding, BindingType
 
 from core.actions import Action, End, parse_actions
 from core.errors import KratonError
-from tui.saves import Game
-from tui.screens.dialogs import MessageScreen
+from tui.panel import plural
+from tui.saves import Game, puzzle_files
 from tui.screens.game import GameScreen
+
+
+def next_puzzle(path: str | None) -> Path | None:
+    """The puzzle after ``path`` in the collection's order (by theme, then number)."""
+    if path is None:
+        return None
+    here = Path(path).resolve()
+    files = puzzle_files(here.parent)
+    if here not in files:
+        return None
+    i = files.index(here)
+    return files[i + 1] if i + 1 < len(files) else None
+
+
+def solver_hint_text(result: Any) -> str:
+    """The solver's hint; "nothing more scores" only when the solver proved it."""
+    line = list(result.line)
+    if line:
+        return f"hint: {line[0]}  (the solver's best from here: {plural(result.best, 'more point')})"
+    if getattr(result, "optimal", False):
+        return "hint: nothing more scores (proved); press E to end the turn"
+    return ("hint: the solver found nothing better within 2 s (not proved);"
+            " E ends the turn, S shows the solution")
 
 
 class PuzzleScreen(GameScreen):
@@ -35,6 +59,49 @@ class PuzzleScreen(GameScreen):
             self.line = []
         self.best = self.puzzle.get("best")
         self.solution_step = -1
+        self.at_keyboard = self.mover
+        self.verdict_shown = False
+        self.used_solution = False  # S was pressed: the verdict says so
+
+    def hand_over(self, p: int) -> None:
+        """A puzzle is one player's turn: never a pass-the-keyboard screen."""
+        self.at_keyboard = p
+
+    def status_text(self) -> str:
+        """Once the turn is over, the puzzle's result, not the next seat's AP."""
+        if not self.turn_over():
+            return super().status_text()
+        name = self.pname(self.mover)
+        return (f"[b]Puzzle over[/b]: {name} scored {plural(self.gained(), 'point')}"
+                f"\nmode: {self.mode_text()}")
+
+    def can_act(self) -> bool:
+        """After the puzzle's turn nothing more is played (the next seat is no part of it)."""
+        if self.turn_over():
+            self.say("the puzzle's turn is over: E shows the verdict, z tries again")
+            return False
+        return super().can_act()
+
+    def turn_over(self) -> bool:
+        s = self.state
+        return len(s.history) > self.start_len and s.festival is None and (
+            s.is_terminal() or s.to_move != self.mover or isinstance(s.history[-1], End))
+
+    def after_action(self) -> None:
+        """The other seats answer a festival at once (as the solver assumes, R32); once the
+        turn is over (E, or a festival ended it, R30), the verdict."""
+        from analysis.solver.beam import festival_decision
+
+        s = self.state
+        while s.festival is not None and s.current_player() != self.mover:
+            if not self.apply(festival_decision(s)):
+                break
+        if self.turn_over():
+            self.refresh_all()
+            if not self.verdict_shown:
+                self.show_verdict()
+            return
+        super().after_action()
 
     def played(self) -> list[Action]:
         return list(self.state.history[self.start_len:])
@@ -43,6 +110,8 @@ class PuzzleScreen(GameScreen):
         return self.state.players[self.mover].score - self.start_score
 
     def mode_text(self) -> str:
+        if self.turn_over():
+            return "PUZZLE over - E shows the verdict, z tries again"
         goal = f"best {self.best} points" if self.best is not None else "most points"
         return f"PUZZLE ({goal}; H hint, S solution) - " + super().mode_text()
 
@@ -71,17 +140,16 @@ class PuzzleScreen(GameScreen):
         except KratonError as e:
             text = f"hint: none ({e})"
         else:
-            line = list(result.line)
-            text = (f"hint: {line[0]}  (the solver's best from here: {result.best} more points)"
-                    if line else "hint: nothing more scores; press E to end the turn")
+            text = solver_hint_text(result)
         self.app.call_from_thread(self.say, text)
 
     def action_restart(self) -> None:
         while len(self.state.history) > self.start_len:
-            self.state.pop()
-            self.game.movers.pop()
+            self.game.undo()
         self.turn_start = self.start_len
         self.solution_step = -1
+        self.verdict_shown = False
+        self.used_solution = False
         self.reset_mode()
         self.message = "restarted the puzzle"
         self.refresh_all()
@@ -96,30 +164,55 @@ class PuzzleScreen(GameScreen):
             self.solution_step = 0
         k = len(self.played())
         if k >= len(self.line):
-            self.say(f"the solution is complete: {self.gained()} points")
+            self.say(f"the solution is complete: {plural(self.gained(), 'point')}")
             return
         a = self.line[k]
         if self.apply(a):
             self.solution_step = k + 1
             self.reset_mode()
-            self.refresh_all()
-            self.say(f"solution step {k + 1} of {len(self.line)}: {a}  ({self.gained()} points so far)")
+            self.used_solution = True
+            self.after_action()
+            self.say(f"solution step {k + 1} of {len(self.line)}: {a}  ({plural(self.gained(), 'point')} so far)")
 
     def action_end_turn(self) -> None:
-        gained = self.gained()
-        if self.state.obligation_pending() and not self.state.is_legal(End()):
+        if self.turn_over():
+            self.show_verdict()
+            return
+        if self.state.festival is not None or (
+                self.state.obligation_pending() and not self.state.is_legal(End())):
             self.say(self.state_end_message())
             return
-        best = self.best
+        self.show_verdict()
+
+    def verdict(self) -> tuple[str, bool]:
+        gained, best = self.gained(), self.best
         if best is None:
-            verdict = f"You scored {gained} points this turn."
-        elif gained >= int(best):
-            verdict = f"You scored {gained} points: the best possible ({best}). Solved!"
-        else:
-            verdict = (f"You scored {gained} points; the best is {best}. Press z to try again,"
-                       " H for a hint, S to step through the solution.")
-        self.app.push_screen(MessageScreen("Puzzle", verdict))
-        self.say(verdict)
+            return f"You scored {plural(gained, 'point')} this turn.", True
+        if gained >= int(best):
+            return f"You scored {plural(gained, 'point')}: the best possible ({best}). Solved!", True
+        return (f"You scored {plural(gained, 'point')}; the best is {best}. z tries again,"
+                " H gives a hint, S steps through the solution."), False
+
+    def show_verdict(self) -> None:
+        """The verdict, with the next puzzle of the collection one key away."""
+        from tui.screens.dialogs import VerdictDialog
+
+        text, solved = self.verdict()
+        if self.used_solution:
+            text += " (with the solution's steps, S)"
+        self.verdict_shown = True
+        self.say(text)
+        nxt = next_puzzle(self.game.path)
+        title = f"Puzzle {self.puzzle.get('id', '')}: " + ("solved" if solved else "not yet")
+
+        def chosen(what: str | None) -> None:
+            if what == "next" and nxt is not None:
+                self.app.pop_screen()
+                self.app.open_path(str(nxt))  # type: ignore[attr-defined]
+            elif what == "retry":
+                self.action_restart()
+
+        self.app.push_screen(VerdictDialog(title, text, nxt.stem if nxt else None), chosen)
 
     def state_end_message(self) -> str:
         from tui.turn import try_action

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, ScrollableContainer
 from textual.screen import Screen
 from textual.widgets import Footer, LoadingIndicator, Static
 
@@ -36,7 +36,8 @@ def solver_text(result: Any) -> str:
     else:
         bound = getattr(result, "bound", None)
         kind = "best found" + ("" if bound is None else f"; no line scores more than {bound}")
-    return f"[b]Best turn[/b] ({kind}): {result.best} points\n{line}"
+    pts = f"{result.best} point{'' if result.best == 1 else 's'}"
+    return f"[b]Best turn[/b] ({kind}): {pts}\n{line}"
 
 
 class StudyScreen(Screen[None]):
@@ -45,6 +46,9 @@ class StudyScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n,right_square_bracket", "step(1)", "Next step"),
         Binding("b,left_square_bracket", "step(-1)", "Step back"),
+        Binding("pagedown", "page(1)", "Page down", priority=True),
+        Binding("pageup", "page(-1)", "Page up", priority=True),
+        Binding("w", "wide", "Wide report"),
         Binding("escape,q", "close", "Close"),
     ]
 
@@ -59,10 +63,12 @@ class StudyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="study"):
             yield BoardView(self.shown, id="study-board")
-            with VerticalScroll(id="side"):
-                yield Static(self.report(), id="report")
+            # The best turn first; the tables below keep their lines (no wrapping: hex names
+            # whole) and scroll both ways; w gives them the whole width.
+            with ScrollableContainer(id="study-side"):
                 yield Static("", id="solver")
                 yield LoadingIndicator(id="spinner")
+                yield Static(self.report(), id="report")
         yield Footer()
 
     def report(self) -> str:
@@ -73,9 +79,11 @@ class StudyScreen(Screen[None]):
     def on_mount(self) -> None:
         board = self.query_one(BoardView)
         board.show_cursor = False
+        board.styles.width = board.virtual_size.width + 2  # its own width; the report the rest
+        board.styles.max_width = "70%"  # a small terminal keeps room for the report (w: all)
         board.focus()
         if self.want_solve and not self.start.is_terminal():
-            self.query_one("#solver", Static).update("solving the best turn (R7 AP, token)…")
+            self.query_one("#solver", Static).update("solving the best turn: every AP left and the token (R7)…")
             self.run_solver()
         else:
             self.query_one("#spinner").display = False
@@ -112,6 +120,17 @@ class StudyScreen(Screen[None]):
         self.query_one(BoardView).set_state(s)
         self.notify(f"step {self.pos} of {len(self.line)}"
                     + (f": {self.line[self.pos - 1]}" if self.pos else ""))
+
+    def action_page(self, d: int) -> None:
+        side = self.query_one("#study-side", ScrollableContainer)
+        if d > 0:
+            side.scroll_page_down(animate=False)
+        else:
+            side.scroll_page_up(animate=False)
+
+    def action_wide(self) -> None:
+        board = self.query_one(BoardView)
+        board.display = not board.display
 
     def action_close(self) -> None:
         self.app.pop_screen()

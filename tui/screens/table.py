@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
@@ -19,14 +20,29 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
-from core.actions import Action, End
+from core.actions import Action, End, Festival
 from core.errors import IllegalAction, KratonError
 from core.state import GameState
-from tui import panel
+from tui import panel, turnlog
 from tui.board import BoardView, Overlay
+from tui.festival_view import decision_order, festival_note, festival_result, option_label
 from tui.keybar import KeyBar
-from tui.saves import Game, autosave_path, save_game, save_position_only, saves_dir
-from tui.screens.dialogs import ChoiceDialog, HelpScreen, MessageScreen, SaveDialog
+from tui.saves import (
+    AUTOSAVE_PREFIX,
+    Game,
+    autosave_path,
+    replay_final_counts,
+    save_game,
+    save_position_only,
+    saves_dir,
+)
+from tui.screens.dialogs import (
+    ChoiceDialog,
+    ConfirmDialog,
+    HelpScreen,
+    MessageScreen,
+    SaveDialog,
+)
 from tui.turn import Chooser, TileShape, make_computer
 
 
@@ -53,6 +69,8 @@ class TableScreen(Screen[None]):
         self.busy = False
         self.turn_start = turn_start(game.state.history)
         self.final_counts: dict[int, int] = {}
+        if any(p.final_counted for p in game.state.players):
+            self.final_counts = replay_final_counts(game)  # counted before the file was loaded
         self.players: dict[int, Chooser] = {}
         # Hot-seat (R44): whose eyes are on the screen; a hand shows only to them.
         first = game.state.current_player()
@@ -92,9 +110,9 @@ class TableScreen(Screen[None]):
 
     def refresh_all(self) -> None:
         s = self.state
+        self.board.recent = turnlog.recent_hexes(self.game.movers, s.history, s.current_player())
         self.board.set_state(s, self.overlays())
-        self.query_one("#status", Static).update(
-            panel.status_text(s, self.game.computer, self.mode_text()))
+        self.query_one("#status", Static).update(self.status_text())
         self.query_one("#scores", Static).update(panel.scores_text(s))
         self.query_one("#supply", Static).update(panel.supply_text(s))
         self.query_one("#hand", Static).update(self.hand_text())
@@ -103,13 +121,16 @@ class TableScreen(Screen[None]):
         self.refresh_bindings()
         self.call_after_refresh(self.query_one(KeyBar).refresh_keys)
 
+    def status_text(self) -> str:
+        return panel.status_text(self.state, self.game.computer, self.mode_text())
+
     def hand_text(self) -> str:
         if self.handing_over:
             return "[b]Hand[/b] hidden until the next player is at the keyboard (R44)"
         return panel.hand_text(self.state, self.game.computer)
 
     def log_text(self) -> str:
-        return panel.log_text(self.state, self.game.movers)
+        return turnlog.log_text(self.state, self.game.movers, self.game.deltas)
 
     def say(self, text: str) -> None:
         self.message = text
@@ -133,30 +154,52 @@ class TableScreen(Screen[None]):
         s = self.state
         who = s.current_player()
         before = [p.final_counted for p in s.players]
+        festival = s.festival.palace if s.festival is not None else (
+            a.hex if isinstance(a, Festival) else None)
         scores = [p.score for p in s.players]
         try:
             s.push(a)
         except IllegalAction as e:
-            self.say(f"[b]illegal[/b]: {e.rule} {e.why}")
+            self.say(f"[b]illegal[/b]: {e.rule} {e.why}{self.festival_reminder()}")
             return False
         except KratonError as e:
             self.say(f"[b]illegal[/b]: {e}")
             return False
-        self.game.movers.append(who)
+        self.game.push(a, who, scores)
+        counted = [0] * s.n_players
         for i, p in enumerate(s.players):
             if p.final_counted and not before[i]:
-                self.final_counts[i] = p.score - scores[i]
+                counted[i] = self.final_counts[i] = p.score - scores[i]
         if isinstance(a, End):
             self.turn_start = len(s.history)
         self.message = f"{self.pname(who)}: {a}"
+        if self.game.deltas and len(self.game.deltas) == len(self.game.movers):
+            self.message += turnlog.gains_text(a, self.game.deltas[-1])
+        if festival is not None and s.festival is None:
+            pre = [scores[i] + counted[i] for i in range(s.n_players)]
+            result = festival_result(s, festival, pre)
+            self.message += "\n" + result
+            self.notify(result, title="Festival", timeout=8)
         self.autosave()
         return True
+
+    def festival_reminder(self) -> str:
+        """While a human must still bid, say how to get back to the dialog (Esc closed it)."""
+        s = self.state
+        if s.festival is not None and self.is_human(s.current_player()):
+            return "\n[b]f[/b] reopens the festival dialog"
+        return ""
 
     def autosave(self) -> None:
         if self.game.puzzle is not None:
             return
+        first = self.game.autosave is None
         try:
-            save_game(self.game, autosave_path())
+            path = autosave_path(self.game)
+            save_game(self.game, path)
+            if first:
+                self.notify(f"this game is saved after every action to {path}", title="Autosave",
+                            timeout=6)
         except (OSError, KratonError) as e:
             self.message += f"\n(autosave failed: {e})"
 
@@ -268,24 +311,28 @@ class TableScreen(Screen[None]):
         self.app.push_screen(MessageScreen("Game over", text))
 
     def festival_dialog(self) -> None:
+        """The bidding dialog (R32) with everything needed to bid: card worths, bids, stakes."""
         s = self.state
         me = s.current_player()
-        opts = [(str(a), a) for a in s.legal_actions()]
+        opts = [(option_label(s, a, me), a) for a in sorted(
+            s.legal_actions(), key=lambda a: decision_order(s, a))]
         if not opts:
             return
-        hand = ", ".join(s.players[me].hand) or "no cards"
-        note = f"{s.players[me].name}, your hand: {hand}"
 
         def chosen(a: Action | None) -> None:
             if a is not None:
                 self.human_act(a)
+            else:
+                self.say("the festival waits for your decision (R32): [b]f[/b] reopens the dialog")
 
-        self.app.push_screen(ChoiceDialog(f"Festival: {s.players[me].name} decides (R32)", opts,
-                                          note), chosen)
+        self.app.push_screen(ChoiceDialog(
+            f"Festival: {escape(s.players[me].name)} decides (R32)", opts,
+            festival_note(s, me), hint="Enter chooses; Esc looks at the board (f reopens)"),
+            chosen)
 
     def action_save(self) -> None:
         path = self.game.path
-        if path and Path(path).resolve() == autosave_path().resolve():
+        if path and Path(path).name.startswith(AUTOSAVE_PREFIX):
             path = None
         default = path or str(saves_dir() / f"game-{time.strftime('%Y%m%d-%H%M%S')}.json")
 
@@ -315,8 +362,22 @@ class TableScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
     def action_quit_game(self) -> None:
+        """A game in progress asks first and says where it is saved (issue 24)."""
+        s = self.state
+        if s.is_terminal() or self.game.puzzle is not None:
+            self.app.exit()
+            return
         self.autosave()
-        self.app.exit()
+        where = self.game.autosave or "(not saved)"
+        text = (f"The game is saved to\n{where}\n"
+                f"[b]kraton play {where}[/b] continues it (or b in the new-game screen).")
+
+        def answer(quit_now: bool | None) -> None:
+            if quit_now:
+                self.app.exit()
+
+        self.app.push_screen(ConfirmDialog("Quit the game in progress?", text, "Quit (y)"),
+                             answer)
 
     def mode_text(self) -> str:
         """What the keys do now (the input screens say more)."""
