@@ -25,3 +25,35 @@ def test_r30_r34_a_tie_on_points_needs_fewer_ap_to_win() -> None:
     assert r.optimal and r.best == 5 and r.ap_spent == 2
     assert "festival K11" in r.line_text
     assert r.nodes < 2000
+
+
+def test_transposition_table_is_capped() -> None:
+    """Issue 21: the table keeps at most its cap (two generations; the older half goes when
+    the newer fills), the newest entries stay, and a dropped state is only a miss."""
+    from analysis.solver.bnb import Seen
+    from analysis.solver.common import Outcome
+
+    t = Seen(cap=10)
+    for i in range(1000):
+        t[(i,)] = Outcome(i, 0, 0, 0)
+        assert len(t) <= 10
+    assert t.get((999,)) == Outcome(999, 0, 0, 0) and t.get((995,)) is not None
+    assert t.get((0,)) is None and t.dropped >= 980
+
+
+def test_capped_bnb_still_exact(monkeypatch: object) -> None:
+    """A tiny cap (the table dropped all the time) changes no answer: the table only prunes."""
+    import analysis.solver.bnb as bnb
+    from analysis.solver import solve
+    from analysis.solver.selfplay import random_position
+
+    mini_b = os.path.join(os.path.dirname(__file__), "maps", "mini-b.txt")
+    for seed in (2, 5):
+        s = random_position(seed, mini_b, players=2, turns=4, ap=2)
+        full = solve(s, "bnb", time_limit=30)
+        monkeypatch.setattr(bnb.Seen.__init__, "__defaults__", (4,))  # type: ignore[attr-defined]
+        capped = solve(s, "bnb", time_limit=30)
+        monkeypatch.undo()  # type: ignore[attr-defined]
+        assert full.optimal and capped.optimal
+        assert (capped.best, capped.handed, capped.ap_spent) == (full.best, full.handed, full.ap_spent)
+        assert any("capped" in n for n in capped.notes), capped.notes
