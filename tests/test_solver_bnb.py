@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from analysis.solver import solve
 from analysis.solver.bound import upper_bound
 from core.position import load_position
@@ -41,19 +43,18 @@ def test_transposition_table_is_capped() -> None:
     assert t.get((0,)) is None and t.dropped >= 980
 
 
-def test_capped_bnb_still_exact(monkeypatch: object) -> None:
+def test_capped_bnb_still_exact(monkeypatch: pytest.MonkeyPatch) -> None:
     """A tiny cap (the table dropped all the time) changes no answer: the table only prunes."""
-    import analysis.solver.bnb as bnb
-    from analysis.solver import solve
+    from analysis.solver import bnb, solve
     from analysis.solver.selfplay import random_position
 
     mini_b = os.path.join(os.path.dirname(__file__), "maps", "mini-b.txt")
     for seed in (2, 5):
         s = random_position(seed, mini_b, players=2, turns=4, ap=2)
         full = solve(s, "bnb", time_limit=30)
-        monkeypatch.setattr(bnb.Seen.__init__, "__defaults__", (4,))  # type: ignore[attr-defined]
+        monkeypatch.setattr(bnb.Seen.__init__, "__defaults__", (4,))
         capped = solve(s, "bnb", time_limit=30)
-        monkeypatch.undo()  # type: ignore[attr-defined]
+        monkeypatch.undo()
         assert full.optimal and capped.optimal
         assert (capped.best, capped.handed, capped.ap_spent) == (full.best, full.handed, full.ap_spent)
         assert any("capped" in n for n in capped.notes), capped.notes
