@@ -58,3 +58,18 @@ def test_capped_bnb_still_exact(monkeypatch: pytest.MonkeyPatch) -> None:
         assert full.optimal and capped.optimal
         assert (capped.best, capped.handed, capped.ap_spent) == (full.best, full.handed, full.ap_spent)
         assert any("capped" in n for n in capped.notes), capped.notes
+
+
+def test_brute_memo_cap_changes_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21: the brute force's memo is cleared when full; its values are exact, so a
+    memo of 20 entries answers the same as a full one (only slower)."""
+    from analysis.solver import brute, solve
+    from analysis.solver.selfplay import random_position
+
+    s = random_position(2, os.path.join(os.path.dirname(__file__), "maps", "mini-b.txt"),
+                        players=2, turns=4, ap=1)
+    full = solve(s, "brute", time_limit=60)
+    monkeypatch.setattr(brute, "MEMO_CAP", 20)
+    capped = solve(s, "brute", time_limit=60)
+    assert full.optimal and capped.optimal and full.nodes > 20
+    assert (capped.best, capped.handed, capped.ap_spent) == (full.best, full.handed, full.ap_spent)
