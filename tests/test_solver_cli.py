@@ -199,3 +199,31 @@ def test_verbose_shows_the_cp_sat_log_on_stderr(palace_file: str,
     if r.proved_by == "bound" and "0 CP-SAT round" in " ".join(r.notes):
         pytest.skip("no CP-SAT round on this position")
     assert "CP-SAT" in cap.err or "#Bound" in cap.err or "Starting" in cap.err, cap.err[:500]
+
+
+def test_info_lines_are_throttled_and_the_last_is_always_shown() -> None:
+    """At most one info line per ``every`` seconds; a report held back is printed when its
+    turn comes (a timer) or at the end, so the last one is never lost."""
+    import io
+    import time
+
+    from analysis.solver import Progress
+    from tui.commands.solve import InfoLines
+
+    out = io.StringIO()
+    info = InfoLines(out, every=0.2)
+    for i in range(50):
+        info(Progress(i, 60, [], i / 100, "cpsat"))
+    info.close()
+    lines = out.getvalue().splitlines()
+    # 50 reports within a few ms: the first, then the last (one more if the machine stalls)
+    assert 2 <= len(lines) <= 3 and lines[0].startswith("info 0.00s best 0 bound 60 line (nothing)")
+    assert lines[-1].startswith("info 0.49s best 49 bound 60")
+    out = io.StringIO()
+    info = InfoLines(out, every=0.1)
+    info(Progress(1, None, [], 0.0, "bnb"))
+    info(Progress(2, None, [], 0.01, "bnb"))  # held, then printed by the timer
+    time.sleep(0.4)
+    assert out.getvalue().splitlines()[-1].startswith("info 0.01s best 2 bound ?")
+    info.close()
+    assert len(out.getvalue().splitlines()) == 2
