@@ -160,6 +160,11 @@ def test_solve_prints_progress_on_stderr_and_clean_json(tmp_path: object,
     assert info[-1].endswith("line " + (d["line"] or "(nothing)"))
     assert main(["solve", path, "--json", "--time-limit", "0.5", "--quiet"]) == 0
     assert "info " not in capsys.readouterr().err
+    assert main(["solve", path, "--json", "--time-limit", "0.5", "--engine", "bnb"]) == 0
+    cap = capsys.readouterr()
+    first = next(ln for ln in cap.err.splitlines() if ln.startswith("info "))
+    assert " bound ? " not in first, "bnb shows the root's bound from its first line"
+    assert json.loads(cap.out)["bound"] == int(first.split(" bound ")[1].split()[0])
 
 
 def test_progress_reports_only_improvements() -> None:

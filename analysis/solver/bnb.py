@@ -253,6 +253,10 @@ def solve_bnb(state: GameState, time_limit: float | None = None,
     dl = Deadline(time_limit)
     s = state.copy()
     b = _BnB(s, dl, incumbent, report)
+    root_ub = None
+    if b.report.progress is not None and b.report.bound is None:  # someone is watching: the
+        root_ub = upper_bound(s, s.turn.ap + s.token_bonus())     # bound shows from the start
+        b.report(bound=root_ub)
     if sys.getrecursionlimit() < DEPTH:
         sys.setrecursionlimit(DEPTH)  # chains of free moves (see the module docstring)
     roots: list[tuple[Outcome, list[Action]]] = [(ZERO, [])]
@@ -268,6 +272,7 @@ def solve_bnb(state: GameState, time_limit: float | None = None,
     r = make_result(state, line, optimal=not dl.hit, engine=engine,
                     seconds=dl.elapsed(), nodes=b.nodes)
     r.proved_by = "search" if r.optimal else None
+    r.bound = None if r.optimal else root_ub  # ``solve`` works it out where None
     if b.seen.dropped:
         r.notes.append(f"transposition table capped: {b.seen.dropped} entries dropped")
     return r
