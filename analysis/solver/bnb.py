@@ -12,8 +12,10 @@ Exact like the brute force, with reductions that lose no line's outcome:
   table keyed on the full state and the free moves waiting for their action; this also closes
   the cycles of 0-AP moves). The table is capped (``SEEN_CAP`` entries, two generations: the
   older half is dropped when the newer fills), so memory stays bounded at any time limit
-  (issue 21: it grew ~2.8 KB a node); a state dropped is only searched again, and a 0-AP
-  cycle runs at most once more, since the states after the dropped one are in the newer half.
+  (issue 21: it grew ~2.8 KB a node); a state dropped is only searched again. A 0-AP cycle
+  whose first state was dropped is walked again only until it meets a state of it still in
+  the table, and it can lose those only after a whole generation of new states, so the
+  cycles stay closed in practice (and the deadline holds in any case).
 
 The search may still nest deeper than Python's default limit (a frame per action), so it raises
 the limit; Python frames calling Python frames use no C stack (3.11+).
@@ -70,7 +72,7 @@ from core.errors import IllegalAction
 from core.state import GameState
 
 DEPTH = 100_000
-SEEN_CAP = 100_000  # transposition entries kept at most (~1–3 KB each on a busy board)
+SEEN_CAP = 100_000  # transposition entries kept at most (~2.7 KB each on a busy board: ~270 MB)
 _ORDER = {Palace: 0, Tile: 1, Irrigate: 2, Move: 3, Enter: 4, Exit: 5}
 
 
