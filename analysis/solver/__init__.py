@@ -11,7 +11,9 @@ the engine proved the line best; ``proved_by`` says how. ``solve`` never changes
 Anytime (issue 21): ``progress`` is called with a ``Progress`` (best, bound, line, seconds,
 engine) whenever the best line found rises or the bound falls, and once more at the end with
 the answer, so a caller can show the search as it goes; ``verbose`` lets an engine show its
-own log on stderr (CP-SAT's search log).
+own log on stderr (CP-SAT's search log). An engine gets the ``common.Reporter`` of the solve
+and calls ``report(best, line)`` / ``report(bound=ub)`` as they improve (it ignores anything
+not better, so calling it often is cheap), and sets ``proved_by`` on a proved result.
 """
 
 from __future__ import annotations
