@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from analysis.solver import solve
 from analysis.solver.bound import upper_bound
 from core.position import load_position
@@ -25,3 +27,49 @@ def test_r30_r34_a_tie_on_points_needs_fewer_ap_to_win() -> None:
     assert r.optimal and r.best == 5 and r.ap_spent == 2
     assert "festival K11" in r.line_text
     assert r.nodes < 2000
+
+
+def test_transposition_table_is_capped() -> None:
+    """Issue 21: the table keeps at most its cap (two generations; the older half goes when
+    the newer fills), the newest entries stay, and a dropped state is only a miss."""
+    from analysis.solver.bnb import Seen
+    from analysis.solver.common import Outcome
+
+    t = Seen(cap=10)
+    for i in range(1000):
+        t[(i,)] = Outcome(i, 0, 0, 0)
+        assert len(t) <= 10
+    assert t.get((999,)) == Outcome(999, 0, 0, 0) and t.get((995,)) is not None
+    assert t.get((0,)) is None and t.dropped >= 980
+
+
+def test_capped_bnb_still_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tiny cap (the table dropped all the time) changes no answer: the table only prunes."""
+    from analysis.solver import bnb, solve
+    from analysis.solver.selfplay import random_position
+
+    mini_b = os.path.join(os.path.dirname(__file__), "maps", "mini-b.txt")
+    for seed in (2, 5):
+        s = random_position(seed, mini_b, players=2, turns=4, ap=2)
+        full = solve(s, "bnb", time_limit=30)
+        monkeypatch.setattr(bnb.Seen.__init__, "__defaults__", (4,))
+        capped = solve(s, "bnb", time_limit=30)
+        monkeypatch.undo()
+        assert full.optimal and capped.optimal
+        assert (capped.best, capped.handed, capped.ap_spent) == (full.best, full.handed, full.ap_spent)
+        assert any("capped" in n for n in capped.notes), capped.notes
+
+
+def test_brute_memo_cap_changes_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21: the brute force's memo is cleared when full; its values are exact, so a
+    memo of 20 entries answers the same as a full one (only slower)."""
+    from analysis.solver import brute, solve
+    from analysis.solver.selfplay import random_position
+
+    s = random_position(2, os.path.join(os.path.dirname(__file__), "maps", "mini-b.txt"),
+                        players=2, turns=4, ap=1)
+    full = solve(s, "brute", time_limit=60)
+    monkeypatch.setattr(brute, "MEMO_CAP", 20)
+    capped = solve(s, "brute", time_limit=60)
+    assert full.optimal and capped.optimal and full.nodes > 20
+    assert (capped.best, capped.handed, capped.ap_spent) == (full.best, full.handed, full.ap_spent)

@@ -41,7 +41,7 @@ def test_solve_json_contract(palace_file: str, engine: str, capsys: pytest.Captu
 def test_solve_text_shows_points_per_step(palace_file: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", palace_file]) == 0
     out = capsys.readouterr().out
-    assert "palace C4 2" in out and "+1" in out and "optimal (proved)" in out
+    assert "palace C4 2" in out and "+1" in out and "optimal (proved by the bound)" in out
 
 
 def test_solve_has_a_time_limit_by_default(palace_file: str, monkeypatch: pytest.MonkeyPatch,
@@ -54,15 +54,16 @@ def test_solve_has_a_time_limit_by_default(palace_file: str, monkeypatch: pytest
     real = analysis.solver.solve
     limits: list[float | None] = []
 
-    def spy(s: object, engine: str = "cpsat", time_limit: float | None = None) -> object:
+    def spy(s: object, engine: str = "cpsat", time_limit: float | None = None, **kw: object) -> object:
         limits.append(time_limit)
-        return real(s, engine=engine, time_limit=time_limit)  # type: ignore[arg-type]
+        return real(s, engine=engine, time_limit=time_limit, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(analysis.solver, "solve", spy)
     assert main(["solve", palace_file]) == 0
     assert main(["solve", palace_file, "--time-limit", "2.5"]) == 0
+    assert main(["solve", palace_file, "--time-limit", "0"]) == 0
     capsys.readouterr()
-    assert limits == [SOLVE_LIMIT, 2.5] and SOLVE_LIMIT > 0
+    assert limits == [SOLVE_LIMIT, 2.5, None] and SOLVE_LIMIT == 10, "issue 21: 10 s, 0 for none"
 
 
 def test_unproved_solve_reports_the_bound(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
@@ -115,8 +116,9 @@ def test_r8_the_owed_tile_alone_is_proved_by_the_bound() -> None:
 def test_solve_errors_exit_2(palace_file: str, tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", os.path.join(str(tmp_path), "missing.json")]) == 2
     assert "no such file" in capsys.readouterr().err
-    assert main(["solve", palace_file, "--time-limit", "0"]) == 2
-    assert "--time-limit" in capsys.readouterr().err
+    assert main(["solve", palace_file, "--time-limit", "-1"]) == 2
+    err = capsys.readouterr().err
+    assert "--time-limit" in err and len(err.strip().splitlines()) == 1
     with pytest.raises(SystemExit) as e:
         main(["solve", palace_file, "--engine", "guess"])
     assert e.value.code == 2
@@ -132,3 +134,101 @@ def test_puzzles_check_json_reports_times(capsys: pytest.CaptureFixture[str]) ->
     assert d["max_s"] >= d["median_s"] > 0
     assert main(["puzzles", "--only", "no-such-puzzle"]) == 2
     assert "no puzzle named no-such-puzzle" in capsys.readouterr().err
+
+
+def test_solve_prints_progress_on_stderr_and_clean_json(tmp_path: object,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 21: while it works the solve prints ``info`` lines (best, bound, line) on stderr,
+    the last one the answer; stdout stays one JSON document with bound, gap, proved_by,
+    seconds and engine. A busy 7-AP Java-Centre turn under 1 s: not proved, bound above best."""
+    from analysis.solver.selfplay import random_position
+
+    s = random_position(3, "java-centre", players=4, turns=16)
+    s.turn.token_used, s.players[s.to_move].tokens = False, 1
+    path = os.path.join(str(tmp_path), "mid.json")
+    save_position(s, path)
+    assert main(["solve", path, "--json", "--time-limit", "1"]) == 0
+    cap = capsys.readouterr()
+    d = json.loads(cap.out)
+    for key in ("best", "line", "optimal", "engine", "seconds", "bound", "gap", "proved_by"):
+        assert key in d, key
+    assert d["gap"] == d["bound"] - d["best"] and d["engine"] == "cpsat"
+    assert d["proved_by"] is None if not d["optimal"] else d["proved_by"] in ("bound", "search")
+    info = [ln for ln in cap.err.splitlines() if ln.startswith("info ")]
+    assert info, cap.err
+    assert info[-1].startswith("info ") and f"best {d['best']} bound {d['bound']} line " in info[-1]
+    assert info[-1].endswith("line " + (d["line"] or "(nothing)"))
+    assert main(["solve", path, "--json", "--time-limit", "0.5", "--quiet"]) == 0
+    assert "info " not in capsys.readouterr().err
+    assert main(["solve", path, "--json", "--time-limit", "0.5", "--engine", "bnb"]) == 0
+    cap = capsys.readouterr()
+    first = next(ln for ln in cap.err.splitlines() if ln.startswith("info "))
+    assert " bound ? " not in first, "bnb shows the root's bound from its first line"
+    assert json.loads(cap.out)["bound"] == int(first.split(" bound ")[1].split()[0])
+
+
+def test_progress_reports_only_improvements() -> None:
+    """The reporter the engines share: a report when the best rises or the bound falls, and
+    the bound never below the best; ``solve`` ends with the answer itself."""
+    from analysis.solver import Progress, solve
+    from analysis.solver.common import Reporter
+
+    got: list[Progress] = []
+    rep = Reporter(got.append, "x")
+    rep(3, [])
+    rep(3, [])
+    rep(bound=9)
+    rep(2, [])
+    rep(bound=12)
+    rep(5, [], bound=8)
+    assert [(p.best, p.bound) for p in got] == [(3, None), (3, 9), (5, 8)]
+    got.clear()
+    s = mini(tiles=("C3v", "C4v"))
+    put_dev(s, "C3", 0)
+    s.players[0].villages -= 2
+    r = solve(s, "bnb", progress=got.append)
+    assert got and got[-1].best == r.best == 1 and got[-1].bound == 1 and got[-1].line == r.line
+    assert r.proved_by == "search" and r.to_json()["gap"] == 0
+
+
+def test_verbose_shows_the_cp_sat_log_on_stderr(palace_file: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """--verbose: CP-SAT's own search log goes to stderr; stdout is still pure JSON."""
+    from analysis.solver import solve
+    from core.position import load_position
+
+    r = solve(load_position(palace_file), "cpsat")
+    assert main(["solve", palace_file, "--json", "--verbose"]) == 0
+    cap = capsys.readouterr()
+    assert json.loads(cap.out)["best"] == r.best
+    if r.proved_by == "bound" and "0 CP-SAT round" in " ".join(r.notes):
+        pytest.skip("no CP-SAT round on this position")
+    assert "CP-SAT" in cap.err or "#Bound" in cap.err or "Starting" in cap.err, cap.err[:500]
+
+
+def test_info_lines_are_throttled_and_the_last_is_always_shown() -> None:
+    """At most one info line per ``every`` seconds; a report held back is printed when its
+    turn comes (a timer) or at the end, so the last one is never lost."""
+    import io
+    import time
+
+    from analysis.solver import Progress
+    from tui.commands.solve import InfoLines
+
+    out = io.StringIO()
+    info = InfoLines(out, every=0.2)
+    for i in range(50):
+        info(Progress(i, 60, [], i / 100, "cpsat"))
+    info.close()
+    lines = out.getvalue().splitlines()
+    # 50 reports within a few ms: the first, then the last (one more if the machine stalls)
+    assert 2 <= len(lines) <= 3 and lines[0].startswith("info 0.00s best 0 bound 60 line (nothing)")
+    assert lines[-1].startswith("info 0.49s best 49 bound 60")
+    out = io.StringIO()
+    info = InfoLines(out, every=0.1)
+    info(Progress(1, None, [], 0.0, "bnb"))
+    info(Progress(2, None, [], 0.01, "bnb"))  # held, then printed by the timer
+    time.sleep(0.4)
+    assert out.getvalue().splitlines()[-1].startswith("info 0.01s best 2 bound ?")
+    info.close()
+    assert len(out.getvalue().splitlines()) == 2

@@ -1,39 +1,61 @@
 """The best-turn solver (issue 5): the most points the mover can score this turn, exactly.
 
-    from analysis.solver import solve, SolveResult
+    from analysis.solver import solve, SolveResult, Progress
     r = solve(state, engine="cpsat")   # or "bnb", "brute"; time_limit in seconds or None
 
 Three engines share one objective (``common.Outcome``): ``brute`` (every legal sequence, the
 reference), ``bnb`` (branch and bound) and ``cpsat`` (OR-Tools CP-SAT over scoring recipes,
 proved by an admissible bound or finished by branch and bound). ``optimal`` is True only when
-the engine proved the line best. ``solve`` never changes ``state``.
+the engine proved the line best; ``proved_by`` says how. ``solve`` never changes ``state``.
+
+Anytime (issue 21): ``progress`` is called with a ``Progress`` (best, bound, line, seconds,
+engine) whenever the best line found rises or the bound falls, and once more at the end with
+the answer, so a caller can show the search as it goes; ``verbose`` lets an engine show its
+own log on stderr (CP-SAT's search log). An engine gets the ``common.Reporter`` of the solve
+and calls ``report(best, line)`` / ``report(bound=ub)`` as they improve (it ignores anything
+not better, so calling it often is cheap), and sets ``proved_by`` on a proved result.
 """
 
 from __future__ import annotations
 
-from analysis.solver.common import SolveResult
+from analysis.solver.common import Progress, ProgressFn, Reporter, SolveResult
 from core.errors import KratonError
 from core.state import GameState
 
 ENGINES = ("cpsat", "model", "bnb", "brute")
 
 
-def solve(state: GameState, engine: str = "cpsat", time_limit: float | None = None) -> SolveResult:
+def solve(state: GameState, engine: str = "cpsat", time_limit: float | None = None,
+          progress: ProgressFn | None = None, verbose: bool = False) -> SolveResult:
     """The best line for the player to move this turn (see the module docstring); ``bound``
     says how many points no line can exceed (``best`` when proved)."""
-    r = _solve(state, engine, time_limit)
+    report = Reporter(progress, engine)
+    r = _solve(state, engine, time_limit, report, verbose)
     if r.optimal:
         r.bound = r.best
+        if r.proved_by is None:
+            r.proved_by = "search"  # brute force, or an engine that did not say: it finished
     else:
+        r.proved_by = None
         if r.bound is None:  # cpsat brings the one it computed; bnb and brute have none
             from analysis.solver.bound import upper_bound
 
             r.bound = upper_bound(state, state.turn.ap + state.token_bonus())
         r.bound = max(r.best, r.bound)
+    _final_report(report, r)
     return r
 
 
-def _solve(state: GameState, engine: str, time_limit: float | None) -> SolveResult:
+def _final_report(report: Reporter, r: SolveResult) -> None:
+    """The answer as the last report: the simplified line, the final bound (brute force and
+    a finished search report nothing before)."""
+    if report.progress is None:
+        return
+    report.progress(Progress(r.best, r.bound, list(r.line), r.seconds, r.engine))
+
+
+def _solve(state: GameState, engine: str, time_limit: float | None, report: Reporter,
+           verbose: bool) -> SolveResult:
     if state.festival is not None:
         raise KratonError("a festival is being bid; the solver answers for a turn's actions (R30–R32)")
     if state.is_terminal():
@@ -45,20 +67,20 @@ def _solve(state: GameState, engine: str, time_limit: float | None) -> SolveResu
     if engine == "bnb":
         from analysis.solver.bnb import solve_bnb
 
-        return solve_bnb(state, time_limit)
+        return solve_bnb(state, time_limit, report=report)
     if engine == "model":
         from analysis.solver.model import solve_model
 
-        return solve_model(state, time_limit)
+        return solve_model(state, time_limit, report=report, verbose=verbose)
     if engine == "cpsat":
         try:
             from analysis.solver.cpsat import solve_cpsat
         except ImportError:  # the CP-SAT engine not there yet: exact branch and bound
             from analysis.solver.bnb import solve_bnb
 
-            return solve_bnb(state, time_limit)
-        return solve_cpsat(state, time_limit)
+            return solve_bnb(state, time_limit, report=report)
+        return solve_cpsat(state, time_limit, report=report, verbose=verbose)
     raise KratonError(f"unknown solver engine '{engine}' (one of {', '.join(ENGINES)})")
 
 
-__all__ = ["ENGINES", "SolveResult", "solve"]
+__all__ = ["ENGINES", "Progress", "ProgressFn", "SolveResult", "solve"]

@@ -10,7 +10,12 @@ Exact like the brute force, with reductions that lose no line's outcome:
   left nothing is searched after them;
 - a state reached again with no better score so far is not searched again (a transposition
   table keyed on the full state and the free moves waiting for their action; this also closes
-  the cycles of 0-AP moves).
+  the cycles of 0-AP moves). The table is capped (``SEEN_CAP`` entries, two generations: the
+  older half is dropped when the newer fills), so memory stays bounded at any time limit
+  (issue 21: it grew ~2.8 KB a node); a state dropped is only searched again. A 0-AP cycle
+  whose first state was dropped is walked again only until it meets a state of it still in
+  the table, and it can lose those only after a whole generation of new states, so the
+  cycles stay closed in practice (and the deadline holds in any case).
 
 The search may still nest deeper than Python's default limit (a frame per action), so it raises
 the limit; Python frames calling Python frames use no C stack (3.11+).
@@ -31,6 +36,7 @@ from analysis.solver.common import (
     Deadline,
     KeyMaker,
     Outcome,
+    Reporter,
     SolveResult,
     fallback_line,
     festival_live,
@@ -66,6 +72,7 @@ from core.errors import IllegalAction
 from core.state import GameState
 
 DEPTH = 100_000
+SEEN_CAP = 100_000  # transposition entries kept at most (~2.7 KB each on a busy board: ~270 MB)
 _ORDER = {Palace: 0, Tile: 1, Irrigate: 2, Move: 3, Enter: 4, Exit: 5}
 
 
@@ -113,15 +120,42 @@ def leaf_options(s: GameState) -> list[tuple[Outcome, tuple[Action, ...]]]:
     return found
 
 
+class Seen:
+    """The transposition table with a cap: two generations of at most ``cap // 2`` entries;
+    when the newer fills it becomes the older and the older is dropped (recently met states,
+    the ones a search meets again soonest, stay)."""
+
+    def __init__(self, cap: int = SEEN_CAP) -> None:
+        self.half = max(1, cap // 2)
+        self.new: dict[tuple[object, ...], Outcome] = {}
+        self.old: dict[tuple[object, ...], Outcome] = {}
+        self.dropped = 0
+
+    def get(self, key: tuple[object, ...]) -> Outcome | None:
+        got = self.new.get(key)
+        return self.old.get(key) if got is None else got
+
+    def __setitem__(self, key: tuple[object, ...], value: Outcome) -> None:
+        self.new[key] = value
+        if len(self.new) >= self.half:
+            self.dropped += len(self.old)
+            self.old, self.new = self.new, {}
+
+    def __len__(self) -> int:
+        return len(self.new) + len(self.old)
+
+
 class _BnB:
-    def __init__(self, root: GameState, deadline: Deadline, incumbent: tuple[Outcome, list[Action]] | None) -> None:
+    def __init__(self, root: GameState, deadline: Deadline, incumbent: tuple[Outcome, list[Action]] | None,
+                 report: Reporter | None = None) -> None:
         self.key = KeyMaker(root)
         self.deadline = deadline
-        self.seen: dict[tuple[object, ...], Outcome] = {}
+        self.seen = Seen()
         self.best: Outcome = Outcome(-1, 0, 0, 0)
         self.line: list[Action] = []
         if incumbent is not None:
             self.best, self.line = incumbent
+        self.report = report or Reporter(None, "bnb")
         self.nodes = 0
 
     def search(self, s: GameState, acc: Outcome, path: list[Action], pending: Pending = NONE,
@@ -210,14 +244,21 @@ class _BnB:
             for o, tail in leaf_options(s):
                 if acc + o > self.best:
                     self.best, self.line = acc + o, [*path, *tail]
+        self.report(self.best.points, self.line)  # says something only when the points rose
 
 
 def solve_bnb(state: GameState, time_limit: float | None = None,
-              incumbent: tuple[Outcome, list[Action]] | None = None, engine: str = "bnb") -> SolveResult:
-    """Exact best turn by branch and bound; ``incumbent`` (a replayed line) seeds the bound."""
+              incumbent: tuple[Outcome, list[Action]] | None = None, engine: str = "bnb",
+              report: Reporter | None = None) -> SolveResult:
+    """Exact best turn by branch and bound; ``incumbent`` (a replayed line) seeds the bound;
+    ``report`` hears of each better line (issue 21)."""
     dl = Deadline(time_limit)
     s = state.copy()
-    b = _BnB(s, dl, incumbent)
+    b = _BnB(s, dl, incumbent, report)
+    root_ub = None
+    if b.report.progress is not None and b.report.bound is None:  # someone is watching: the
+        root_ub = upper_bound(s, s.turn.ap + s.token_bonus())     # bound shows from the start
+        b.report(bound=root_ub)
     if sys.getrecursionlimit() < DEPTH:
         sys.setrecursionlimit(DEPTH)  # chains of free moves (see the module docstring)
     roots: list[tuple[Outcome, list[Action]]] = [(ZERO, [])]
@@ -230,5 +271,10 @@ def solve_bnb(state: GameState, time_limit: float | None = None,
         for _ in prefix:
             s.pop()
     line = b.line or fallback_line(s)
-    return make_result(state, line, optimal=not dl.hit, engine=engine,
-                       seconds=dl.elapsed(), nodes=b.nodes)
+    r = make_result(state, line, optimal=not dl.hit, engine=engine,
+                    seconds=dl.elapsed(), nodes=b.nodes)
+    r.proved_by = "search" if r.optimal else None
+    r.bound = None if r.optimal else root_ub  # ``solve`` works it out where None
+    if b.seen.dropped:
+        r.notes.append(f"transposition table capped: {b.seen.dropped} entries dropped")
+    return r

@@ -28,6 +28,9 @@ from core.errors import IllegalAction
 from core.state import GameState
 
 _NEG = Outcome(-(10**9), 0, 0, 0)
+# Memoised states kept at most (issue 21: memory bounded at any time limit). The values are
+# exact, so clearing the memo when it is full only costs their computing again.
+MEMO_CAP = 100_000
 Entry = tuple[Outcome, tuple[Action, ...]]
 
 
@@ -121,6 +124,8 @@ class _Brute:
         for k, path in members:
             line = (*_back(path), *to_best, *tail) if best.points > _NEG.points // 2 else ()
             if not self.deadline.hit:
+                if len(self.memo) >= MEMO_CAP:
+                    self.memo.clear()
                 self.memo[k] = (best, line)
         return best, (*to_best, *tail) if best.points > _NEG.points // 2 else ()
 

@@ -9,6 +9,7 @@ that ordering as one tuple that Python compares lexicographically, bigger is bet
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -50,6 +51,10 @@ class SolveResult:
     nodes: int = 0
     notes: list[str] = field(default_factory=list)
     bound: int | None = None  # no line scores more (the admissible bound; ``best`` when proved)
+    # How ``optimal`` was shown: "bound" (the root bound meets the line), "search" (an exact
+    # search finished), "model" (a complete model of the turn solved to optimality); None
+    # when not proved.
+    proved_by: str | None = None
 
     @property
     def line_text(self) -> str:
@@ -60,7 +65,53 @@ class SolveResult:
                 "engine": self.engine, "seconds": round(self.seconds, 4),
                 "step_points": self.step_points, "handed": self.handed,
                 "ap_spent": self.ap_spent, "token_used": self.token_used, "nodes": self.nodes,
-                "bound": self.bound}
+                "bound": self.bound, "proved_by": self.proved_by,
+                "gap": None if self.bound is None else self.bound - self.best}
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What an engine has so far (issue 21's anytime solve): the best line found, the bound no
+    line can exceed (None while not yet known), seconds since the solve began."""
+
+    best: int
+    bound: int | None
+    line: list[Action]
+    seconds: float
+    engine: str
+
+
+ProgressFn = Callable[[Progress], None]
+
+
+class Reporter:
+    """Calls ``progress`` when the best points rise or the bound falls, nothing otherwise, so
+    engines may call it at every incumbent they meet: the test is two comparisons. An engine
+    running inside another (bnb finishing cpsat's proof) shares its reporter, and the bound
+    known so far stays on every report."""
+
+    def __init__(self, progress: ProgressFn | None, engine: str, start: float | None = None) -> None:
+        self.progress = progress
+        self.engine = engine
+        self.start = time.perf_counter() if start is None else start
+        self.best: int | None = None
+        self.bound: int | None = None
+        self.line: list[Action] = []
+
+    def __call__(self, best: int | None = None, line: list[Action] | None = None,
+                 bound: int | None = None) -> None:
+        better = best is not None and (self.best is None or best > self.best)
+        tighter = bound is not None and (self.bound is None or bound < self.bound)
+        if not (better or tighter):
+            return
+        if better:
+            self.best, self.line = best, list(line or [])
+        if tighter:
+            self.bound = bound
+        if self.progress is not None and self.best is not None:
+            bnd = None if self.bound is None else max(self.bound, self.best)
+            self.progress(Progress(self.best, bnd, self.line,
+                                   time.perf_counter() - self.start, self.engine))
 
 
 class Deadline:

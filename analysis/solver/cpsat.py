@@ -26,6 +26,7 @@ from analysis.solver.common import (
     ZERO,
     Deadline,
     Outcome,
+    Reporter,
     SolveResult,
     make_result,
     may_end,
@@ -165,8 +166,23 @@ def _better(a: tuple[Outcome, list[Action]] | None, b: tuple[Outcome, list[Actio
     return b if b[0] > a[0] else a
 
 
-def solve_cpsat(state: GameState, time_limit: float | None = None) -> SolveResult:
+def _tell(report: Reporter, best: tuple[Outcome, list[Action]] | None) -> None:
+    if best is not None:
+        report(best[0].points, best[1])
+
+
+def _stderr_log(line: str) -> None:
+    import sys
+
+    print(line, file=sys.stderr, flush=True)
+
+
+def solve_cpsat(state: GameState, time_limit: float | None = None, report: Reporter | None = None,
+                verbose: bool = False) -> SolveResult:
+    """``report`` hears of each better line and of the root bound (issue 21); ``verbose``
+    shows CP-SAT's search log on stderr (stdout may be carrying JSON)."""
     dl = Deadline(time_limit)
+    report = report or Reporter(None, "cpsat")
     s = state.copy()
     token = s.festival is None and s.is_legal(Token())
     ap = s.turn.ap
@@ -176,6 +192,10 @@ def solve_cpsat(state: GameState, time_limit: float | None = None) -> SolveResul
     for quick_line in (beam, beam[:-1] if beam and isinstance(beam[-1], Festival) else []):
         if quick_line:
             best = _better(best, _finish(s, quick_line))
+    _tell(report, best)
+    budget = ap + int(token)
+    ub = upper_bound(s, budget)  # the root's bound: worked out here so that it is shown early
+    report(bound=ub)
     # The recipes are only a source of lines: on a busy board deriving them all could take the
     # whole limit and leave CP-SAT and the proof none, so they get half of what is left.
     recipes = derive(s, ap + int(token), dl.share(0.5))
@@ -188,6 +208,10 @@ def solve_cpsat(state: GameState, time_limit: float | None = None) -> SolveResul
         m = _model(recipes, ap, token, fillers, owed, s.palace_supply, cuts)
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
+        if verbose:
+            solver.parameters.log_search_progress = True
+            solver.parameters.log_to_stdout = False
+            solver.log_callback = _stderr_log
         if dl.end is not None:
             solver.parameters.max_time_in_seconds = max(0.05, dl.end - dl.start - dl.elapsed())
         status = solver.solve(m)
@@ -204,6 +228,7 @@ def solve_cpsat(state: GameState, time_limit: float | None = None) -> SolveResul
         for i in chosen:
             line.extend(recipes[i].actions)
         best = _better(best, _finish(s, line))
+        _tell(report, best)
         if best is not None and predicted <= best[0].points:
             break  # the model cannot promise more than the incumbent
         if not chosen:
@@ -214,19 +239,20 @@ def solve_cpsat(state: GameState, time_limit: float | None = None) -> SolveResul
     if inc[1]:  # without its detours, so that the AP it spends can meet the bound's
         short = simplify(s, inc[1])
         inc = (replay(s, short)[0], short)
-    budget = ap + int(token)
-    ub = upper_bound(s, budget)
     o = inc[0]
     proved = (o.points == ub and o.neg_handed == 0
               and -o.neg_ap <= _ap_floor(s, o.points, budget)
               and (o.neg_token == 0 or -o.neg_ap > ap))
     if proved:
         notes.append(f"proved by the bound ({ub})")
-        return make_result(state, inc[1], True, "cpsat", dl.elapsed(), notes=notes)
+        r = make_result(state, inc[1], True, "cpsat", dl.elapsed(), notes=notes)
+        r.proved_by = "bound"
+        return r
     # Keep a little of the limit for tidying the line (simplify + replay, make_result).
     left = None if dl.end is None else max(0.0, dl.end - dl.start - dl.elapsed()
                                            - min(0.5, 0.15 * (dl.end - dl.start)))
-    r = solve_bnb(state, left, incumbent=inc if best is not None else None, engine="cpsat")
+    r = solve_bnb(state, left, incumbent=inc if best is not None else None, engine="cpsat",
+                  report=report)
     r.seconds = dl.elapsed()
     r.notes = notes + [f"bound {ub} not met: finished by branch and bound ({r.nodes} nodes)"]
     r.bound = ub  # the root's bound, computed above; ``solve`` need not compute it again

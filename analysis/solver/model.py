@@ -16,12 +16,11 @@ for them, with nothing handed to opponents (the objective's tie-breaks).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from analysis.solver.common import Deadline, Outcome, SolveResult, make_result, replay
+from analysis.solver.common import Deadline, Outcome, Reporter, SolveResult, make_result, replay
 from analysis.solver.model_board import Board, LinearExpr, build_board
 from analysis.solver.model_keys import Devs, build_devs
 from analysis.solver.model_palaces import festival_points, palace_anchors
@@ -82,7 +81,12 @@ def model_bound(s: GameState, time_limit: float | None, workers: int = 2,
     tm = build_turn_model(s)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
-    solver.parameters.log_search_progress = log
+    if log:  # CP-SAT's own log, on stderr: stdout may be carrying JSON
+        from analysis.solver.cpsat import _stderr_log
+
+        solver.parameters.log_search_progress = True
+        solver.parameters.log_to_stdout = False
+        solver.log_callback = _stderr_log
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = max(0.05, time_limit)
     status = solver.solve(tm.model)
@@ -119,21 +123,20 @@ def _left(dl: Deadline, part: float = 1.0) -> float | None:
 
 
 def solve_model(state: GameState, time_limit: float | None = None,
-                progress: Callable[[int, int | None, list[Action]], None] | None = None
-                ) -> SolveResult:
+                report: Reporter | None = None, verbose: bool = False) -> SolveResult:
     """Lines from the quick searches, the model's bound, and the proof when they meet."""
+    from analysis.solver.bnb import solve_bnb
     from analysis.solver.cpsat import solve_cpsat
 
     dl = Deadline(time_limit)
+    rep = report if report is not None else Reporter(None, "model")
     s = state.copy()
-    first = solve_cpsat(s, _left(dl, 0.3))  # the recipe engine: beam line, recipes, its bound
+    first = solve_cpsat(s, _left(dl, 0.3), report=rep)  # beam line, recipes, the old bound
     if first.optimal:
         first.engine, first.seconds, first.bound = "model", dl.elapsed(), first.best
         first.notes.append("proved by the recipe engine before the model was needed")
         return first
     best = (replay(s, first.line)[0], first.line)
-    if progress:
-        progress(best[0].points, first.bound, best[1])
     quick = 1.0 if time_limit is None else min(1.0, max(0.1, time_limit / 20))
     for line in _player_lines(s, quick):
         try:
@@ -142,26 +145,26 @@ def solve_model(state: GameState, time_limit: float | None = None,
             continue
         if o > best[0]:
             best = (o, line)
-            if progress:
-                progress(o.points, first.bound, line)
-    bound, tm, _ = model_bound(s, _left(dl, 0.7))
+            rep(o.points, line)
+    bound, tm, _ = model_bound(s, _left(dl, 0.7), log=verbose)
     known = [x for x in (bound.points, first.bound) if x is not None]
     ub = min(known) if known else None
-    if progress:
-        progress(best[0].points, ub, best[1])
+    rep(bound=ub)
     proved = _proved(s, tm, best[0], bound, ub, dl)
+    by = "model" if proved else None
     if not proved and not dl.over():  # the rest of the time: branch and bound from the best line
-        from analysis.solver.bnb import solve_bnb
-
-        r = solve_bnb(s, _left(dl, 0.9), incumbent=best, engine="model")
+        r = solve_bnb(s, _left(dl, 0.9), incumbent=best, engine="model", report=rep)
         o = replay(s, r.line)[0]
         if o > best[0]:
             best = (o, r.line)
+        by = "search" if r.optimal else None
         proved = r.optimal or _proved(s, tm, best[0], bound, ub, dl)
+        by = by or ("model" if proved else None)
     r = make_result(state, best[1], proved, "model", dl.elapsed(),
                     notes=[(f"model bound {bound.points} ({'exact' if bound.exact else 'bound'}), "
                             f"recipe engine's bound {first.bound}")])
     r.bound = None if ub is None else max(r.best, ub)
+    r.proved_by = by
     return r
 
 

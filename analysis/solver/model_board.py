@@ -53,6 +53,7 @@ class Board:
     irr: dict[int, cp_model.IntVar] = field(default_factory=dict)
     vcell: dict[int, list[cp_model.IntVar]] = field(default_factory=dict)  # village cells on h
     vcell_at: dict[int, list[tuple[int, cp_model.IntVar]]] = field(default_factory=dict)
+    rcell: dict[int, list[cp_model.IntVar]] = field(default_factory=dict)  # rice cells on h
     tiles_ap: LinearExpr = 0
     n_tiles: LinearExpr = 0
 
@@ -170,6 +171,9 @@ def build_board(m: cp_model.CpModel, s: GameState, budget: int) -> Board:
             ap_terms.append((1 + (rim0 if j == 0 else 0)) * v)
             for h in hexes:
                 cols.setdefault(h, {}).setdefault(j, []).append(v)
+            for h, terr in tile.cells:
+                if terr == RICE:
+                    b.rcell.setdefault(h, []).append(v)
             if p.village >= 0:
                 b.vcell.setdefault(p.village, []).append(v)
                 b.vcell_at.setdefault(p.village, []).append((j, v))

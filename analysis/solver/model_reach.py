@@ -3,8 +3,8 @@
 Each developer on the board, and the off-board supply (entries, R26), gets distance labels on
 the hexes it may walk: a hex is reached through one chosen neighbour (``pred``), and its label
 is at least that neighbour's plus the step's cost. A step costs 1 where the two hexes' terrains
-differ, unless a tile of this turn covers one of them (its terrain may then be either: the model
-lets it be free); a hex is walkable when it is land now or a tile covers it. Labels count hops
+differ, unless a tile of this turn may give one of them the other terrain (only the cells
+this turn's tiles may put there count); a hex is walkable when it is land now or a tile covers it. Labels count hops
 too (``B * AP + hops``), so no loop of free steps can reach a hex the developer cannot. A
 developer may also leave the board at a border or rim hex and enter again elsewhere (R27).
 
@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from analysis.solver.model_board import Board
+from analysis.solver.model_board import Board, LinearExpr
+from core.actions import RICE, VILLAGE
 from core.hexmap import PRINTED_IRRIGATION
 
 OFF = -1  # the off-board node of a label system
@@ -57,23 +58,41 @@ def walkable(b: Board) -> list[int]:
     return out
 
 
-def _step_costs(m: cp_model.CpModel, b: Board, nodes: set[int]) -> dict[tuple[int, int], object]:
-    """1 (as a variable) where the terrains differ and no tile of this turn covers either hex."""
+def _terrains(b: Board, h: int) -> tuple[LinearExpr | int, LinearExpr | int]:
+    """(village, rice): how often ``h`` may show each terrain this turn, now or by a cell."""
     s = b.s
+    vill: list[LinearExpr] = []
+    rice: list[LinearExpr] = []
+    for j, v in b.vcell_at.get(h, []):
+        vill.append(v)
+    for v in b.rcell.get(h, []):
+        rice.append(v)
+    v0 = int(s.level[h] > 0 and s.terrain[h] == VILLAGE)
+    r0 = int(s.level[h] > 0 and s.terrain[h] == RICE)
+    return v0 + sum(vill), r0 + sum(rice)
+
+
+def _step_costs(m: cp_model.CpModel, b: Board, nodes: set[int]) -> dict[tuple[int, int], object]:
+    """A step costs 1 (R27) where one hex can only ever be rice this turn and the other only
+    village (a tile of this turn may change a hex's terrain: only the cells it may get count)."""
+    s = b.s
+    terr = {h: _terrains(b, h) for h in nodes}
     cost: dict[tuple[int, int], object] = {}
     for u in nodes:
         for v in s.map.nbrs[u]:
             if v not in nodes or (v, u) in cost:
                 continue
-            if s.level[u] == 0 or s.level[v] == 0 or s.terrain[u] == s.terrain[v]:
-                c: object = 0
+            (vu, ru), (vv, rv) = terr[u], terr[v]
+            lows = [1 - vu - rv, 1 - ru - vv]  # u rice only and v village only, or the reverse
+            if all(isinstance(x, int) for x in lows):
+                c: object = int(max(lows) > 0)  # type: ignore[call-overload]
             else:
-                cu, cv = b.cov(u), b.cov(v)
-                if isinstance(cu, int) and isinstance(cv, int):
-                    c = 1
-                else:
-                    c = m.new_bool_var(f"step_cost_{u}_{v}")
-                    m.add(c >= 1 - cu - cv)  # type: ignore[operator]
+                c = m.new_bool_var(f"step_cost_{u}_{v}")
+                for x in lows:
+                    if not isinstance(x, int):
+                        m.add(c >= x)
+                    elif x > 0:
+                        m.add(c == 1)
             cost[u, v] = cost[v, u] = c
     return cost
 

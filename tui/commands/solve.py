@@ -4,38 +4,121 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+import threading
+import time
+from typing import TYPE_CHECKING, TextIO
 
 from core.errors import KratonError
 from core.position import load_position
 
-SOLVE_LIMIT = 60.0  # seconds: a proof either comes in seconds or, on a busy 6-AP turn, not at all
+if TYPE_CHECKING:
+    from analysis.solver import Progress
+
+# Seconds (issue 21): the answer is anytime, the best line and bound so far are shown as they
+# improve; a proof either comes in seconds or, on a busy 6-AP turn, not at all.
+SOLVE_LIMIT = 10.0
+INFO_EVERY = 0.2  # seconds between two info lines at least (the last one is always shown)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from analysis.solver import ENGINES
+
     p = sub.add_parser("solve", help="the best turn for the player to move (points per step)")
     p.add_argument("file")
-    p.add_argument("--json", action="store_true", help='print {"best", "line", "optimal", ...}')
+    p.add_argument("--json", action="store_true", help='print {"best", "line", "optimal", "bound", ...}')
     p.add_argument("--time-limit", type=float, default=SOLVE_LIMIT, metavar="S",
-                   help=f"stop after S seconds (default {SOLVE_LIMIT:g}: a full turn on a busy board "
-                        "may not be provable at all); an answer cut short is marked not proven")
-    p.add_argument("--engine", default="cpsat", choices=("cpsat", "bnb", "brute"))
+                   help=f"stop after S seconds (default {SOLVE_LIMIT:g}; 0: no limit); an answer cut "
+                        "short is marked not proven, with the bound no line can exceed")
+    p.add_argument("--engine", default="cpsat", choices=ENGINES)
+    talk = p.add_mutually_exclusive_group()
+    talk.add_argument("--quiet", action="store_true", help="no info lines on stderr while solving")
+    talk.add_argument("--verbose", action="store_true", help="also the engine's own search log on stderr")
     p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("puzzles", help="list the puzzle collection (difficulty, theme, best)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--check", action="store_true", help="solve each puzzle and compare with its best")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S")
+    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="seconds per puzzle (default and 0: no limit)")
     p.add_argument("--only", default="", metavar="ID[,ID]", help="just these puzzles")
     p.set_defaults(func=cmd_puzzles)
+
+
+def time_limit(value: float | None) -> float | None:
+    """``--time-limit``: seconds, 0 (or none given where the default is none) for no limit;
+    a negative number is refused."""
+    if value is None or value == 0:
+        return None
+    if not value > 0:  # also NaN
+        raise KratonError("--time-limit must be 0 (no limit) or a positive number of seconds")
+    return value
+
+
+class InfoLines:
+    """Prints the solver's progress to ``out`` as engine-style info lines, at most one every
+    ``every`` seconds. A report that comes too soon is held and printed by a timer when its
+    turn comes (a search may then be silent for a long time), or by ``flush`` at the end, so
+    the last report is always shown."""
+
+    def __init__(self, out: TextIO, every: float = INFO_EVERY) -> None:
+        self.out = out
+        self.every = every
+        self.last = -1e9
+        self.held: Progress | None = None
+        self.printed = 0
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+
+    def __call__(self, p: Progress) -> None:
+        with self._lock:
+            wait = self.last + self.every - time.monotonic()
+            if wait > 0:
+                self.held = p
+                if self._timer is None:
+                    self._timer = threading.Timer(wait, self.flush)
+                    self._timer.daemon = True
+                    self._timer.start()
+                return
+            self.held = None
+            self._print(p)
+
+    def flush(self) -> None:
+        with self._lock:
+            self._timer = None
+            if self.held is not None:
+                self._print(self.held)
+                self.held = None
+
+    def close(self) -> None:
+        """Print what is held and stop the timer (before the answer goes to stdout)."""
+        timer = self._timer
+        if timer is not None:
+            timer.cancel()
+        self.flush()
+
+    def _print(self, p: Progress) -> None:
+        from core.actions import actions_text
+
+        self.last = time.monotonic()
+        bound = "?" if p.bound is None else str(p.bound)
+        line = actions_text(p.line) or "(nothing)"
+        print(f"info {p.seconds:.2f}s best {p.best} bound {bound} line {line}", file=self.out,
+              flush=True)
+        self.printed += 1
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from analysis.solver import solve
 
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise KratonError("--time-limit must be a positive number of seconds")
+    limit = time_limit(args.time_limit)
     s = load_position(args.file)  # read only: a solve never changes the file
-    r = solve(s, engine=args.engine, time_limit=args.time_limit)
+    info = None if args.quiet else InfoLines(sys.stderr)
+    try:
+        r = solve(s, engine=args.engine, time_limit=limit, progress=info, verbose=args.verbose)
+    finally:
+        if info is not None:
+            info.close()
     if args.json:
         print(json.dumps(r.to_json(), indent=2))
         return 0
@@ -45,7 +128,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(f"  {a!s:<32} {'+' + str(pts) if pts else ''}")
     if not r.line:
         print("  (nothing to do: no action scores)")
-    proof = ("optimal (proved)" if r.optimal else
+    proof = (f"optimal (proved by the {r.proved_by})" if r.optimal else
              f"best found, NOT proved optimal (time limit; no line scores more than {r.bound})")
     extra = f", {r.handed} handed to opponents" if r.handed else ""
     print(f"best: {r.best} points, {r.ap_spent} AP{extra} — {proof}; {r.engine}, {r.seconds:.2f} s")
@@ -71,16 +154,19 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
         bad = 0
         checked = []
         times: list[float] = []
+        limit = time_limit(args.time_limit)
         for pz in rows:
-            r = solve(pz.state, time_limit=args.time_limit)
+            r = solve(pz.state, time_limit=limit)
             ok = r.best == pz.best and r.optimal
             bad += not ok
             times.append(r.seconds)
             checked.append({**pz.summary(), "solved": r.best, "optimal": r.optimal, "ok": ok,
+                            "proved_by": r.proved_by, "bound": r.bound,
                             "seconds": round(r.seconds, 3)})
             if not args.json:
+                how = f"proved by {r.proved_by}" if r.proved_by else f"not proved, bound {r.bound}"
                 print(f"{pz.id:<28} best {pz.best:>3}  solved {r.best:>3} {'ok' if ok else 'MISMATCH'}"
-                      f"  {r.seconds:.2f} s", flush=True)
+                      f"  {r.seconds:.2f} s  {how}", flush=True)
         if args.json:
             print(json.dumps({"puzzles": checked, "mismatches": bad,
                               "median_s": statistics.median(times) if times else 0,
