@@ -26,7 +26,7 @@ from analysis.solver.model_keys import Devs, build_devs
 from analysis.solver.model_palaces import festival_points, palace_anchors
 from analysis.solver.model_ponds import pond_points
 from analysis.solver.model_reach import Reach, build_reach
-from core.actions import Action, End
+from core.actions import Action, End, Festival
 from core.errors import IllegalAction
 from core.state import GameState
 
@@ -102,17 +102,31 @@ def model_bound(s: GameState, time_limit: float | None, workers: int = 2,
                        "it must admit every legal line")
 
 
-def _player_lines(s: GameState, seconds: float) -> list[list[Action]]:
-    """The turns the ``greedy`` and ``planner`` computer players would play here, planned on the
-    full position like the solver (they see value in preparing moves that score later)."""
+def _player_lines(s: GameState, seeds: int = 3) -> list[list[Action]]:
+    """The turns the ``greedy`` and ``planner`` computer players would play here (as they do in
+    a game: action by action, planning again when the board changes), planned on the full
+    position like the solver, with a few seeds: they see value in moves that prepare a palace
+    or a ring, which a line scored by points alone does not."""
     from analysis.players import SearchPlayer, make_player
 
     out: list[list[Action]] = []
+    me = s.to_move
     for name in ("greedy", "planner"):
-        p = make_player(name)
-        assert isinstance(p, SearchPlayer)
-        p.fair, p.budget_s = False, seconds
-        out.append([a for a in p.plan(s).line if not isinstance(a, End)])
+        for seed in range(seeds):
+            p = make_player(name, seed)
+            assert isinstance(p, SearchPlayer)
+            p.fair = False
+            c = s.copy()
+            line: list[Action] = []
+            for _ in range(40):
+                a = p.choose(c)
+                if isinstance(a, End):
+                    break
+                c.push(a)
+                line.append(a)
+                if isinstance(a, Festival) or c.to_move != me:
+                    break
+            out.append(line)
     return out
 
 
@@ -137,8 +151,7 @@ def solve_model(state: GameState, time_limit: float | None = None,
         first.notes.append("proved by the recipe engine before the model was needed")
         return first
     best = (replay(s, first.line)[0], first.line)
-    quick = 1.0 if time_limit is None else min(1.0, max(0.1, time_limit / 20))
-    for line in _player_lines(s, quick):
+    for line in _player_lines(s):
         try:
             o, _ = replay(s, line)
         except IllegalAction:

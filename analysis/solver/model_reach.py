@@ -61,12 +61,8 @@ def walkable(b: Board) -> list[int]:
 def _terrains(b: Board, h: int) -> tuple[LinearExpr | int, LinearExpr | int]:
     """(village, rice): how often ``h`` may show each terrain this turn, now or by a cell."""
     s = b.s
-    vill: list[LinearExpr] = []
-    rice: list[LinearExpr] = []
-    for j, v in b.vcell_at.get(h, []):
-        vill.append(v)
-    for v in b.rcell.get(h, []):
-        rice.append(v)
+    vill = [v for _, v in b.vcell_at.get(h, [])]
+    rice = list(b.rcell.get(h, []))
     v0 = int(s.level[h] > 0 and s.terrain[h] == VILLAGE)
     r0 = int(s.level[h] > 0 and s.terrain[h] == RICE)
     return v0 + sum(vill), r0 + sum(rice)
