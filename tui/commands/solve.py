@@ -6,7 +6,7 @@ import argparse
 import json
 
 from core.errors import KratonError
-from core.position import load_position
+from tui.commands.position import add_at, load_for_command
 
 SOLVE_LIMIT = 60.0  # seconds: a proof either comes in seconds or, on a busy 6-AP turn, not at all
 
@@ -19,6 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"stop after S seconds (default {SOLVE_LIMIT:g}: a full turn on a busy board "
                         "may not be provable at all); an answer cut short is marked not proven")
     p.add_argument("--engine", default="cpsat", choices=("cpsat", "bnb", "brute"))
+    add_at(p)
     p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("puzzles", help="list the puzzle collection (difficulty, theme, best)")
@@ -34,7 +35,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     if args.time_limit is not None and args.time_limit <= 0:
         raise KratonError("--time-limit must be a positive number of seconds")
-    s = load_position(args.file)  # read only: a solve never changes the file
+    s = load_for_command(args.file, args.at)  # read only: a solve never changes the file
     r = solve(s, engine=args.engine, time_limit=args.time_limit)
     if args.json:
         print(json.dumps(r.to_json(), indent=2))
