@@ -464,7 +464,8 @@ def write_json_atomic(path: str, data: Any) -> None:
 def save_position(s: GameState, path: str, extra: dict[str, Any] | None = None) -> None:
     d = position_to_dict(s)
     if os.path.isabs(s.map.name):
-        d["map"] = os.path.relpath(s.map.name, os.path.dirname(os.path.abspath(path)))
+        # relative to where the file really lands (a symlink is written through)
+        d["map"] = os.path.relpath(s.map.name, os.path.dirname(os.path.realpath(path)))
     if extra:
         d.update(extra)
     write_json_atomic(path, d)

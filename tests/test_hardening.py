@@ -326,3 +326,13 @@ def test_at_n_gives_the_position_after_n_actions(tmp_path: Path, capsys) -> None
     err = refuse(capsys, "show", "--at", "100000", str(RECORD))
     assert "--at 100000" in err
     assert "applies to a game record" in refuse(capsys, "validate", "--at", "3", str(PUZZLE))
+
+
+def test_apply_on_a_record_starts_from_its_current_position(tmp_path: Path, capsys) -> None:
+    from core.record import load_any
+
+    s, _ = load_any(str(RECORD), 5)
+    action = str(next(iter(s.legal_actions())))
+    assert main(["apply", "--at", "5", str(RECORD), action]) == 0
+    out, err = capsys.readouterr()
+    assert len(json.loads(out)["tiles"]) >= len(s.tiles) and "after 5 of" in err

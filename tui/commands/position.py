@@ -9,7 +9,7 @@ import sys
 from core.actions import parse_actions
 from core.drawing import board_text
 from core.errors import IllegalAction, KratonError, shown
-from core.position import load_position, position_to_dict, save_position
+from core.position import position_to_dict, save_position
 from core.record import load_any
 from core.state import GameState
 
@@ -37,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file")
     p.add_argument("actions")
     p.add_argument("-o", "--output", help="write the resulting position here (atomically)")
+    add_at(p)
     p.set_defaults(func=cmd_apply)
 
 
@@ -95,7 +96,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_apply(args: argparse.Namespace) -> int:
-    s = load_position(args.file)
+    s = load_for_command(args.file, args.at)
     actions = parse_actions(args.actions)
     for i, a in enumerate(actions, start=1):
         try:
