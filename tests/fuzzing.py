@@ -163,7 +163,9 @@ class Mutator:
         """A parsed seed with 1 to 3 mutations."""
         d = copy.deepcopy(self.seeds[self.rng.choice(self.names)])
         for _ in range(self.rng.choice((0, 1, 1, 1, 2, 3))):  # 0: a valid file, the action text varies
-            d = self.rng.choice(self.structural)(d)
+            mutation = self.rng.choice(self.structural)
+            with contextlib.suppress(KeyError, IndexError, TypeError, AttributeError):
+                d = mutation(d)  # an earlier mutation may have left no place for this one
         return d
 
     def text(self) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 
 from analysis.parallel import ProgressBar, run_parallel
 from analysis.report import position_report, report_text
+from core.errors import one_line
 from core.record import load_any
 from tui.commands.position import add_at
 
@@ -101,8 +102,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         print("\n".join(rows))
     for i, job in enumerate(jobs):
         if done[i][0] is None:
-            print(f"kraton: {job.path}: {done[i][1]}" if not done[i][1].startswith(job.path)
-                  else f"kraton: {done[i][1]}", file=sys.stderr)
+            msg = done[i][1] if done[i][1].startswith(job.path) else f"{job.path}: {done[i][1]}"
+            print(f"kraton: {one_line(msg)}", file=sys.stderr)
     if failed:
         print(f"kraton: {failed} of {len(jobs)} files failed", file=sys.stderr)
     return 2 if failed else 0
