@@ -336,3 +336,10 @@ def test_apply_on_a_record_starts_from_its_current_position(tmp_path: Path, caps
     assert main(["apply", "--at", "5", str(RECORD), action]) == 0
     out, err = capsys.readouterr()
     assert len(json.loads(out)["tiles"]) >= len(s.tiles) and "after 5 of" in err
+
+
+def test_an_error_after_reading_a_record_is_still_one_line(capsys) -> None:
+    """The note on which position of a record is used comes only with success (fuzz finding)."""
+    err = refuse(capsys, "apply", str(RECORD), "enter A1")
+    assert "R40" in err and "record's position after" in err
+    refuse(capsys, "apply", str(RECORD), "jump")

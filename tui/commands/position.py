@@ -73,39 +73,48 @@ def add_at(p: argparse.ArgumentParser) -> None:
                    help="a game record: the position after N actions (default: after all of them)")
 
 
-def load_for_command(path: str, at: int | None) -> GameState:
-    """A position file, or a game record's current position (or after ``--at N``) with one
-    line on stderr saying which: stdout stays the command's own output (JSON)."""
-    s, note = load_any(path, at)
+def load_for_command(path: str, at: int | None) -> tuple[GameState, str | None]:
+    """A position file, or a game record's current position (or after ``--at N``) and the
+    note saying which (None for a position file); see ``say``."""
+    return load_any(path, at)
+
+
+def say(note: str | None) -> None:
+    """The note of ``load_for_command`` as one line on stderr (stdout stays the command's own
+    output, e.g. JSON), once the command has succeeded: an error is one line alone."""
     if note:
         print(f"kraton: {note}", file=sys.stderr)
-    return s
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    s = load_for_command(args.file, args.at)
+    s, note = load_for_command(args.file, args.at)
     print(f"{shown(args.file, 80)}: valid. {summary(s)}")
+    say(note)
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    s = load_for_command(args.file, args.at)
+    s, note = load_for_command(args.file, args.at)
     print(board_text(s))
     print(summary(s))
+    say(note)
     return 0
 
 
 def cmd_apply(args: argparse.Namespace) -> int:
-    s = load_for_command(args.file, args.at)
+    s, note = load_for_command(args.file, args.at)
     actions = parse_actions(args.actions)
+    where = "" if note is None else f" (on the record's position after {len(s.history)} actions)"
     for i, a in enumerate(actions, start=1):
         try:
             s.push(a)
         except IllegalAction as e:
-            raise KratonError(f"action {i} of {len(actions)}: {e}") from None
+            raise KratonError(f"action {i} of {len(actions)}{where}: {e}") from None
     if args.output:
         save_position(s, args.output)
+        say(note)
         print(f"{args.output}: {len(actions)} action(s) applied. {summary(s)}", file=sys.stderr)
     else:
         print(json.dumps(position_to_dict(s), indent=2))
+        say(note)
     return 0

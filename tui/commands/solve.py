@@ -6,7 +6,7 @@ import argparse
 import json
 
 from core.errors import KratonError
-from tui.commands.position import add_at, load_for_command
+from tui.commands.position import add_at, load_for_command, say
 
 SOLVE_LIMIT = 60.0  # seconds: a proof either comes in seconds or, on a busy 6-AP turn, not at all
 
@@ -35,8 +35,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     if args.time_limit is not None and args.time_limit <= 0:
         raise KratonError("--time-limit must be a positive number of seconds")
-    s = load_for_command(args.file, args.at)  # read only: a solve never changes the file
+    s, note = load_for_command(args.file, args.at)  # read only: a solve never changes the file
     r = solve(s, engine=args.engine, time_limit=args.time_limit)
+    say(note)
     if args.json:
         print(json.dumps(r.to_json(), indent=2))
         return 0
