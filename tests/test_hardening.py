@@ -343,3 +343,8 @@ def test_an_error_after_reading_a_record_is_still_one_line(capsys) -> None:
     err = refuse(capsys, "apply", str(RECORD), "enter A1")
     assert "R40" in err and "record's position after" in err
     refuse(capsys, "apply", str(RECORD), "jump")
+
+
+def test_new_refuses_names_validate_would_refuse(tmp_path: Path, capsys) -> None:
+    err = refuse(capsys, "new", "--players", "2", "--names", "a\tb,c", "-o", str(tmp_path / "n.json"))
+    assert "--names" in err and not (tmp_path / "n.json").exists()

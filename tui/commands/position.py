@@ -9,7 +9,7 @@ import sys
 from core.actions import parse_actions
 from core.drawing import board_text
 from core.errors import IllegalAction, KratonError, shown
-from core.position import position_to_dict, save_position
+from core.position import MAX_NAME, position_to_dict, save_position
 from core.record import load_any
 from core.state import GameState
 
@@ -50,6 +50,9 @@ def cmd_new(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.names.split(",")] if args.names else None
     if names is not None and len(names) != args.players:
         raise KratonError(f"--names gives {len(names)} names for {args.players} players")
+    for name in names or []:  # what validate accepts back (core.position._player)
+        if not name or len(name) > MAX_NAME or not name.isprintable():
+            raise KratonError(f"--names: '{shown(name)}' is not 1 to {MAX_NAME} printable characters")
     s = GameState.new(args.players, seed=seed, names=names, map_spec=args.map)
     if args.output:
         save_position(s, args.output)
