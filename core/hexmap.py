@@ -231,10 +231,15 @@ def _add_shapes(m: HexMap) -> None:
 
 @functools.lru_cache(maxsize=16)
 def _load_cached(spec: str) -> HexMap:
-    if spec in BUILTIN_MAPS:
-        text = resources.files("core").joinpath("maps", f"{spec}.txt").read_text(encoding="utf-8")
-        return parse_map(text, spec)
-    return parse_map(_read_map_file(spec), spec)
+    """A built-in map, parsed once."""
+    text = resources.files("core").joinpath("maps", f"{spec}.txt").read_text(encoding="utf-8")
+    return parse_map(text, spec)
+
+
+@functools.lru_cache(maxsize=16)
+def _parse_cached(text: str, name: str) -> HexMap:
+    """A map file, parsed once per content: an edited file is read anew."""
+    return parse_map(text, name)
 
 
 def _read_map_file(path: str) -> str:
@@ -259,7 +264,7 @@ def load_map(spec: str = "java-centre", base_dir: str | None = None) -> HexMap:
     file is there, else from the working folder. File maps are named by their absolute path, so a
     position keeps pointing at its map wherever it is saved (``core.position.save_position``
     writes the path relative to the new file again). Only a regular file of bounded size is
-    read (``core.safefile``); it is cached by path, size and modification time.
+    read (``core.safefile``); it is parsed once per path and content.
     """
     if spec in BUILTIN_MAPS:
         return _load_cached(spec)
@@ -276,5 +281,4 @@ def load_map(spec: str = "java-centre", base_dir: str | None = None) -> HexMap:
             f" {', '.join(BUILTIN_MAPS)})"
         )
     path = os.path.abspath(path)
-    _read_map_file(path)  # refuses devices, FIFOs and large files before the cache sees them
-    return _load_cached(path)
+    return _parse_cached(_read_map_file(path), path)  # devices, FIFOs, large files refused

@@ -324,6 +324,44 @@ class Mutator:
         return "\n".join(lines) + "\n"
 
 
+MAP_ALPHABET = ". ~LMX\t#é\x00\r\n"
+
+
+def map_mutation(rng: random.Random, text: str) -> str:
+    """A map file with 1 to 4 character edits (insert, delete, replace, duplicate a line)."""
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(len(text) + 1)
+        op = rng.randrange(4)
+        if op == 0:
+            text = text[:i] + rng.choice(MAP_ALPHABET) + text[i:]
+        elif op == 1:
+            text = text[:i] + text[i + 1:]
+        elif op == 2:
+            text = text[:i] + rng.choice(MAP_ALPHABET) + text[i + 1:]
+        else:
+            lines = text.split("\n")
+            j = rng.randrange(len(lines))
+            lines.insert(j, lines[j])
+            text = "\n".join(lines)
+    return text
+
+
+def fuzz_maps(n: int, seed: int, folder: Path) -> Tally:
+    """``n`` mutated map files under a position that names them, through validate and show."""
+    rng = random.Random(seed)
+    base = (ROOT / "tests" / "maps" / "mini-a.txt").read_text()
+    d = json.loads((ROOT / "puzzles" / "festival-03.json").read_text())
+    d["map"] = "m.txt"
+    (folder / "p.json").write_text(json.dumps(d))
+    t = Tally()
+    for _ in range(n):
+        (folder / "m.txt").write_text(map_mutation(rng, base), encoding="utf-8")
+        argv = [rng.choice(["validate", "show"]), str(folder / "p.json")]
+        t.add(argv, run_cli(argv))
+        t.inputs += 1
+    return t
+
+
 def commands(m: Mutator, folder: Path) -> list[list[str]]:
     """One input (a file, perhaps a map beside it, an action text) and the commands run on it."""
     pos = folder / "in.json"
@@ -367,4 +405,5 @@ def fuzz(n_inputs: int, seed: int, folder: Path, budget_seconds: float | None = 
     return t
 
 
-__all__ = ["Mutator", "Outcome", "Tally", "commands", "corpus", "fuzz", "run_cli"]
+__all__ = ["Mutator", "Outcome", "Tally", "commands", "corpus", "fuzz", "fuzz_maps", "map_mutation",
+           "run_cli", "scratch_folder"]

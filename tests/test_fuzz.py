@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from core.game import as_seen_by, play_random_game
 from core.position import position_from_dict, position_to_dict
 from core.state import GameState
-from tests.fuzzing import CARDS, HEX_NAMES, VERBS, Tally, fuzz, run_cli, scratch_folder
+from tests.fuzzing import CARDS, HEX_NAMES, VERBS, Tally, fuzz, fuzz_maps, run_cli, scratch_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 VALID = ROOT / "puzzles" / "festival-01.json"
@@ -62,6 +62,20 @@ def test_fuzz_the_cli_with_100000_mutated_inputs(tmp_path: Path) -> None:
     t = _fuzz(SLOW_INPUTS, 2300, tmp_path)
     assert t.inputs == SLOW_INPUTS
     assert t.bad() == 0, _report(t)
+
+
+@pytest.mark.parametrize("n", [pytest.param(1_000, id="ci"), pytest.param(20_000, id="slow", marks=pytest.mark.slow)])
+def test_fuzz_map_files(tmp_path: Path, n: int) -> None:
+    """Mutated map files (issue 23: 6,000 map mutations gave 116 tracebacks)."""
+    folder = scratch_folder(tmp_path)
+    try:
+        t = fuzz_maps(n, 7, folder)
+    finally:
+        if folder != tmp_path:
+            shutil.rmtree(folder, ignore_errors=True)
+    print(f"\nmap fuzz: {t.line()}")
+    assert t.bad() == 0, _report(t)
+    assert t.counts["ok"] > 0 and t.counts["error"] > 0
 
 
 # ---------------------------------------------------------------- hypothesis strategies

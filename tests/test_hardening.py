@@ -348,3 +348,16 @@ def test_an_error_after_reading_a_record_is_still_one_line(capsys) -> None:
 def test_new_refuses_names_validate_would_refuse(tmp_path: Path, capsys) -> None:
     err = refuse(capsys, "new", "--players", "2", "--names", "a\tb,c", "-o", str(tmp_path / "n.json"))
     assert "--names" in err and not (tmp_path / "n.json").exists()
+
+
+def test_r4_an_edited_map_file_is_read_anew(tmp_path: Path) -> None:
+    """Map files were cached by path alone: an edit went unseen in a running process."""
+    from core.hexmap import load_map
+
+    m = tmp_path / "m.txt"
+    base = (ROOT / "tests" / "maps" / "mini-a.txt").read_text()
+    m.write_text(base)
+    before = load_map(str(m))
+    m.write_text(base.replace(" L . . . . . L", " L . . ~ . . L", 1))
+    after = load_map(str(m))
+    assert len(after.printed_irrigation) == len(before.printed_irrigation) + 1
