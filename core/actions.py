@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from core.errors import NotationError
+from core.errors import NotationError, shown
 from core.hexmap import hex_name, parse_hex
 
 RICE, VILLAGE = 1, 2
@@ -20,16 +20,18 @@ CARD_KINDS = ("D", "M", "P", "DM", "DP", "MP")
 
 
 def canonical_card(text: str) -> str:
-    t = "".join(sorted(text.strip().upper(), key="DMP".index)) if text.strip() else ""
+    """'pd' -> 'DP'. Only the six kinds of R2: any other letter is refused before sorting."""
+    u = text.strip().upper()
+    t = "".join(sorted(u, key="DMP".index)) if u and set(u) <= set("DMP") else ""
     if t not in CARD_KINDS:
-        raise NotationError(f"'{text}' is not a festival card (one of {', '.join(CARD_KINDS)}; R2)")
+        raise NotationError(f"'{shown(text)}' is not a festival card (one of {', '.join(CARD_KINDS)}; R2)")
     return t
 
 
 def parse_cards(text: str) -> tuple[str, ...]:
     parts = [p for p in text.split("+")]
     if not text.strip() or any(not p.strip() for p in parts):
-        raise NotationError(f"'{text}' is not a list of cards (kinds joined with '+', e.g. D+MP)")
+        raise NotationError(f"'{shown(text)}' is not a list of cards (kinds joined with '+', e.g. D+MP)")
     return tuple(sorted((canonical_card(p) for p in parts), key=CARD_KINDS.index))
 
 
@@ -253,7 +255,7 @@ def parse_action(text: str) -> Action:
             for a in args:
                 t = a[-1].lower()
                 if t not in "vr" or len(a) < 3:
-                    raise NotationError(f"'{a}' must be a hex followed by v (village) or r (rice)")
+                    raise NotationError(f"'{shown(a)}' must be a hex followed by v (village) or r (rice)")
                 cells.append((_hex(a[:-1]), VILLAGE if t == "v" else RICE))
             if len({h for h, _ in cells}) != len(cells):
                 raise NotationError("a tile names the same hex twice")
@@ -264,7 +266,7 @@ def parse_action(text: str) -> Action:
             return Festival(_hex(args[0]), parse_cards(args[1]) if len(args) == 2 else None)
         if verb not in _ARITY:
             raise NotationError(
-                f"unknown action '{words[0]}' (tile, enter, move, exit, palace, irrigate, draw,"
+                f"unknown action '{shown(words[0])}' (tile, enter, move, exit, palace, irrigate, draw,"
                 " token, festival, bid, pass, agree, end)"
             )
         if len(args) != _ARITY[verb]:
@@ -278,8 +280,8 @@ def parse_action(text: str) -> Action:
         if verb == "move":
             return Move(_hex(args[0]), _hex(args[1]))
         if verb == "palace":
-            if not args[1].isdigit():
-                raise NotationError(f"palace value '{args[1]}' is not a number")
+            if not (len(args[1]) <= 2 and all(c in "0123456789" for c in args[1])):
+                raise NotationError(f"palace value '{shown(args[1])}' is not a number (2, 4, 6, 8 or 10)")
             return Palace(_hex(args[0]), int(args[1]))
         if verb == "draw":
             src = args[0].lower()
@@ -292,7 +294,7 @@ def parse_action(text: str) -> Action:
         return bare[verb]
     except NotationError as e:
         rule = "notation.md" if isinstance(e, _HexNameError) else _RULE.get(verb, "R9")
-        raise NotationError(f"cannot read action '{text.strip()}': {rule} {e}") from None
+        raise NotationError(f"cannot read action '{shown(text.strip())}': {rule} {e}") from None
 
 
 def parse_actions(text: str) -> list[Action]:

@@ -27,3 +27,23 @@ class IllegalAction(KratonError):
         self.rule = rule
         self.why = why
         super().__init__(f"illegal action '{action}': {rule} {why}")
+
+
+
+def shown(text: object, cap: int = 40) -> str:
+    """``text`` as it may appear inside a one-line message: control and other unprintable
+    characters escaped (a newline would split the message), at most ``cap`` characters, with
+    ``…`` where it was cut. Every message that echoes user input goes through this."""
+    if isinstance(text, int) and not isinstance(text, bool) and text.bit_length() > 128:
+        return f"an integer of about {int(text.bit_length() * 0.30103)} digits"
+    s = text if isinstance(text, str) else repr(text)
+    head = s[: cap * 4]  # never escape megabytes only to cut them
+    out = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in head)
+    if len(out) <= cap and len(head) == len(s):
+        return out
+    return out[:cap] + "…"
+
+
+def one_line(message: str, cap: int = 400) -> str:
+    """A whole message made safe for one line on stderr (the CLI's last word on any error)."""
+    return shown(message, cap)

@@ -136,6 +136,14 @@ def determinize(view: dict[str, Any], rng: random.Random) -> GameState:
     return position_from_dict(d)
 
 
+def as_seen_by(s: GameState, player: int, rng: random.Random) -> GameState:
+    """What ``player`` may analyse (R44): a full state with the opponents' hands and the deck
+    dealt at random from the cards he cannot see (his own hand, the face-up card, the discard
+    pile and cards played in a festival stay). Analysis on ``s`` itself would answer with
+    knowledge of hidden cards. A festival in progress is kept as it is."""
+    return determinize(observation(s, player), rng)
+
+
 def random_action(s: GameState, rng: random.Random, policy: str = "uniform") -> Action:
     """A random legal action. ``uniform``: over all legal actions. ``kinds``: a kind of action
     (tile, move, palace, festival, bid, …) uniformly, then an action of that kind uniformly,
@@ -172,4 +180,4 @@ def play_random_game(n_players: int = 4, seed: int = 0, policy: str = "uniform",
     return g
 
 
-__all__ = ["TERMINAL", "Game", "determinize", "observation", "play_random_game", "random_action"]
+__all__ = ["TERMINAL", "Game", "as_seen_by", "determinize", "observation", "play_random_game", "random_action"]

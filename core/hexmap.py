@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass, field
 from importlib import resources
 
-from core.errors import MapError, NotationError
+from core.errors import KratonError, MapError, NotationError, shown
 
 MAX_ROWS = 26
 MAX_COLS = 32
@@ -41,14 +41,22 @@ def hex_name(h: int) -> str:
 
 
 def parse_hex(text: str) -> int:
-    """Parse a hex name ('g6' and 'G6' alike). Does not check that the hex is on a map."""
+    """Parse a hex name ('g6' and 'G6' alike). Does not check that the hex is on a map.
+
+    Only an ASCII row letter and ASCII digits: ``str.isdigit`` and ``int`` also take '²' or
+    '٥', which would crash here or name another hex (notation.md)."""
     t = text.strip().upper()
-    if len(t) < 2 or not ("A" <= t[0] <= "Z") or not t[1:].isdigit():
-        raise NotationError(f"'{text}' is not a hex name (a row letter and a column number, e.g. G6)")
+    if not (2 <= len(t) <= 4 and t[0] in _ROW_LETTERS and all(c in _DIGITS for c in t[1:])):
+        raise NotationError(f"'{shown(text)}' is not a hex name (a row letter A-Z and a column"
+                            " number, e.g. G6)")
     col = int(t[1:]) - 1
     if not 0 <= col < MAX_COLS:
-        raise NotationError(f"'{text}' is not a hex name (columns run 1..{MAX_COLS})")
+        raise NotationError(f"'{shown(text)}' is not a hex name (columns run 1..{MAX_COLS})")
     return hex_id(ord(t[0]) - 65, col)
+
+
+_ROW_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_DIGITS = frozenset("0123456789")
 
 
 def offset_neighbours(h: int) -> list[int]:
@@ -134,8 +142,8 @@ def parse_map(text: str, name: str = "<map>") -> HexMap:
                 continue
             if ch not in KIND_CHARS:
                 raise MapError(
-                    f"{name}: line {lineno}, column {i + 1}: unknown map character '{ch}'"
-                    " (expected . ~ L M)"
+                    f"{name}: line {lineno}, column {i + 1}: unknown map character"
+                    " (expected . ~ L M or a space, R4; not echoed)"
                 )
             if i % 2 != row % 2:
                 raise MapError(
@@ -223,17 +231,30 @@ def _add_shapes(m: HexMap) -> None:
 
 @functools.lru_cache(maxsize=16)
 def _load_cached(spec: str) -> HexMap:
-    if spec in BUILTIN_MAPS:
-        text = resources.files("core").joinpath("maps", f"{spec}.txt").read_text(encoding="utf-8")
-        return parse_map(text, spec)
-    try:
-        with open(spec, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise MapError(f"map '{spec}': cannot read it ({e.strerror})") from None
-    except UnicodeDecodeError:
-        raise MapError(f"map '{spec}': not a text file") from None
+    """A built-in map, parsed once."""
+    text = resources.files("core").joinpath("maps", f"{spec}.txt").read_text(encoding="utf-8")
     return parse_map(text, spec)
+
+
+@functools.lru_cache(maxsize=16)
+def _parse_cached(text: str, name: str) -> HexMap:
+    """A map file, parsed once per content: an edited file is read anew."""
+    return parse_map(text, name)
+
+
+def _read_map_file(path: str) -> str:
+    """A regular file of at most MAX_MAP_BYTES; devices, FIFOs and large files are refused
+    without reading them (``/dev/zero`` would never end, ``/dev/stdin`` would block)."""
+    from core.safefile import MAX_MAP_BYTES, read_bounded
+
+    try:
+        data = read_bounded(path, MAX_MAP_BYTES, "map")
+    except KratonError as e:
+        raise MapError(f"map {e}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise MapError(f"map {shown(path, 80)}: not a text file (not UTF-8)") from None
 
 
 def load_map(spec: str = "java-centre", base_dir: str | None = None) -> HexMap:
@@ -242,18 +263,22 @@ def load_map(spec: str = "java-centre", base_dir: str | None = None) -> HexMap:
     A relative path is read from ``base_dir`` (the folder of the position file naming it) when the
     file is there, else from the working folder. File maps are named by their absolute path, so a
     position keeps pointing at its map wherever it is saved (``core.position.save_position``
-    writes the path relative to the new file again).
+    writes the path relative to the new file again). Only a regular file of bounded size is
+    read (``core.safefile``); it is parsed once per path and content.
     """
     if spec in BUILTIN_MAPS:
         return _load_cached(spec)
+    if not spec or "\0" in spec or len(spec) > 1024:
+        raise MapError(f"map '{shown(spec)}': not a built-in map ({', '.join(BUILTIN_MAPS)}) nor a file name")
     path = spec
     if base_dir and not os.path.isabs(spec):
         cand = os.path.join(base_dir, spec)
-        if os.path.exists(cand):
+        if os.path.lexists(cand):
             path = cand
-    if not os.path.exists(path):
+    if not os.path.lexists(path):
         raise MapError(
-            f"map '{spec}': cannot read it (no such file, and the built-in maps are"
+            f"map '{shown(spec, 80)}': cannot read it (no such file, and the built-in maps are"
             f" {', '.join(BUILTIN_MAPS)})"
         )
-    return _load_cached(os.path.abspath(path))
+    path = os.path.abspath(path)
+    return _parse_cached(_read_map_file(path), path)  # devices, FIFOs, large files refused

@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
+import time
 from collections import Counter
 from typing import Any
 
 from core.actions import CARD_KINDS, RICE, TERRAIN_NAME, VILLAGE
-from core.errors import KratonError, NotationError, PositionError
+from core.errors import KratonError, NotationError, PositionError, shown
 from core.hexmap import PRINTED_IRRIGATION, hex_name, load_map, parse_hex
 from core.legality import PALACE_VALUES, tile_shape_error
+from core.reachable import check_reachable
+from core.safefile import read_json_file
 from core.state import (
     DEVELOPERS,
     DOUBLES,
@@ -33,6 +37,14 @@ from core.state import (
 )
 
 FORMAT = "java-position"
+MAX_NAME = 40
+# Far above any reachable score: 40 palace pieces give at most 130 points (R29), 153 spaces
+# of ponds 459 (R38), festivals 5 per palace change (R34), one final count 400 (R41).
+MAX_SCORE = 9999
+
+
+class SaveRefused(KratonError):
+    """A save target that must not be replaced (a FIFO, a device, a folder)."""
 _TERRAIN = {"rice": RICE, "village": VILLAGE}
 
 
@@ -50,7 +62,7 @@ def _get(d: dict[str, Any], key: str, typ: type | tuple[type, ...], where: str) 
 
 def _nonneg(v: int, field: str) -> int:
     if v < 0:
-        raise PositionError(f"{field}: must not be negative (got {v})")
+        raise PositionError(f"{field}: must not be negative (got {shown(v)})")
     return v
 
 
@@ -70,6 +82,38 @@ def _card(text: Any, field: str) -> str:
     if not isinstance(text, str) or text not in CARD_KINDS:
         raise PositionError(f"{field}: {json.dumps(text)[:20]} is not a card kind ({', '.join(CARD_KINDS)})")
     return text
+
+
+def _own(pd: dict[str, Any], key: str, most: int, w: str, rule: str = "R1") -> int:
+    """A count of the player's own material: 0..``most`` (the box holds no more)."""
+    v = _nonneg(_get(pd, key, int, w), w + key)
+    if v > most:
+        raise PositionError(f"{w}{key}: must be 0..{most} ({rule}), got {shown(v)}")
+    return int(v)
+
+
+def _player(pd: dict[str, Any], w: str) -> Player:
+    name = _get(pd, "name", str, w)
+    if len(name) > MAX_NAME or not name.isprintable():
+        raise PositionError(f"{w}name: at most {MAX_NAME} printable characters, got '{shown(name)}'")
+    p = Player(name)
+    p.score = _own(pd, "score", MAX_SCORE, w, "R29, R34, R38, R41: no game scores more")
+    p.tokens = _own(pd, "tokens", TOKENS, w, "R7")
+    p.doubles = _own(pd, "doubles", DOUBLES, w)
+    p.rice = _own(pd, "rice", RICE_SINGLES, w)
+    p.villages = _own(pd, "villages", VILLAGE_SINGLES, w)
+    p.developers_off = _own(pd, "developers_off", DEVELOPERS, w)
+    hand = _get(pd, "hand", list, w)
+    _at_most(hand, 30, f"{w}hand", "R2: 30 cards")
+    p.hand = [_card(c, f"{w}hand[{j}]") for j, c in enumerate(hand)]
+    p.final_counted = _get(pd, "final_counted", bool, w)
+    return p
+
+
+def _at_most(items: list[Any] | dict[str, Any], most: int, field: str, why: str) -> None:
+    """A list longer than the material allows is refused before any of it is read."""
+    if len(items) > most:
+        raise PositionError(f"{field}: {len(items)} entries, more than the game has ({why})")
 
 
 def position_from_dict(d: Any, base_dir: str | None = None) -> GameState:
@@ -92,45 +136,15 @@ def position_from_dict(d: Any, base_dir: str | None = None) -> GameState:
         w = f"players[{i}]."
         if not isinstance(pd, dict):
             raise PositionError(f"players[{i}]: expected an object")
-        p = Player(_get(pd, "name", str, w))
-        p.score = _nonneg(_get(pd, "score", int, w), w + "score")
-        p.tokens = _get(pd, "tokens", int, w)
-        if not 0 <= p.tokens <= TOKENS:
-            raise PositionError(f"{w}tokens: must be 0..{TOKENS} (R7), got {p.tokens}")
-        p.doubles = _nonneg(_get(pd, "doubles", int, w), w + "doubles")
-        p.rice = _nonneg(_get(pd, "rice", int, w), w + "rice")
-        p.villages = _nonneg(_get(pd, "villages", int, w), w + "villages")
-        p.developers_off = _nonneg(_get(pd, "developers_off", int, w), w + "developers_off")
-        p.hand = [_card(c, f"{w}hand[{j}]") for j, c in enumerate(_get(pd, "hand", list, w))]
-        p.final_counted = _get(pd, "final_counted", bool, w)
+        p = _player(pd, w)
         players.append(p)
     s = GameState(hexmap, players)
     n = len(players)
     s.to_move = _get(d, "to_move", int, "")
     if not 0 <= s.to_move < n:
         raise PositionError(f"to_move: player index {s.to_move} out of range 0..{n - 1}")
-    td = _get(d, "turn", dict, "")
-    s.turn = Turn(
-        ap=_nonneg(_get(td, "ap", int, "turn."), "turn.ap"),
-        token_used=_get(td, "token_used", bool, "turn."),
-        tile_placed=_get(td, "tile_placed", bool, "turn."),
-        cards_drawn=_get(td, "cards_drawn", int, "turn."),
-        palaces_changed=[_hex(s, h, f"turn.palaces_changed[{j}]")
-                         for j, h in enumerate(_get(td, "palaces_changed", list, "turn."))],
-    )
-    if s.turn.ap > 7:
-        raise PositionError(f"turn.ap: at most 7 AP in a turn (R7), got {s.turn.ap}")
-    if not 0 <= s.turn.cards_drawn <= 2:
-        raise PositionError(f"turn.cards_drawn: must be 0..2 (R36), got {s.turn.cards_drawn}")
-    lr = d.get("last_round")
-    if lr is not None:
-        if not isinstance(lr, dict):
-            raise PositionError("last_round: expected null or an object")
-        rem = _get(lr, "remaining", list, "last_round.")
-        for j, r in enumerate(rem):
-            if not isinstance(r, int) or isinstance(r, bool) or not 0 <= r < n:
-                raise PositionError(f"last_round.remaining[{j}]: player index {r} out of range 0..{n - 1}")
-        s.last_round = list(rem)
+    s.turn = _turn(s, _get(d, "turn", dict, ""))
+    s.last_round = _last_round(d.get("last_round"), n)
     sd = _get(d, "supply", dict, "")
     s.triples = _nonneg(_get(sd, "triples", int, "supply."), "supply.triples")
     s.irrigation_supply = _nonneg(_get(sd, "irrigation", int, "supply."), "supply.irrigation")
@@ -143,8 +157,10 @@ def position_from_dict(d: Any, base_dir: str | None = None) -> GameState:
     cd = _get(d, "cards", dict, "")
     fu = cd.get("face_up")
     s.face_up = None if fu is None else _card(fu, "cards.face_up")
-    s.deck = [_card(c, f"cards.deck[{j}]") for j, c in enumerate(_get(cd, "deck", list, "cards."))]
-    s.discard = [_card(c, f"cards.discard[{j}]") for j, c in enumerate(_get(cd, "discard", list, "cards."))]
+    for key in ("deck", "discard"):
+        cards = _get(cd, key, list, "cards.")
+        _at_most(cards, 30, f"cards.{key}", "R2: 30 cards")
+        setattr(s, key, [_card(c, f"cards.{key}[{j}]") for j, c in enumerate(cards)])
     _load_board(s, d)
     s.seed = d.get("seed", 0) if isinstance(d.get("seed", 0), int) else 0
     s.reshuffles = d.get("reshuffles", 0) if isinstance(d.get("reshuffles", 0), int) else 0
@@ -153,20 +169,58 @@ def position_from_dict(d: Any, base_dir: str | None = None) -> GameState:
 
         s.festival = festival.from_json(s, d["festival"])
     _check_material(s)
+    check_reachable(s)
     return s
+
+
+def _turn(s: GameState, td: dict[str, Any]) -> Turn:
+    changed = _get(td, "palaces_changed", list, "turn.")
+    _at_most(changed, 7, "turn.palaces_changed", "R29: one change per palace, 1 AP each")
+    t = Turn(
+        ap=_nonneg(_get(td, "ap", int, "turn."), "turn.ap"),
+        token_used=_get(td, "token_used", bool, "turn."),
+        tile_placed=_get(td, "tile_placed", bool, "turn."),
+        cards_drawn=_get(td, "cards_drawn", int, "turn."),
+        palaces_changed=[_hex(s, h, f"turn.palaces_changed[{j}]") for j, h in enumerate(changed)],
+    )
+    if t.ap > 7:
+        raise PositionError(f"turn.ap: at most 7 AP in a turn (R7), got {shown(t.ap)}")
+    if not 0 <= t.cards_drawn <= 2:
+        raise PositionError(f"turn.cards_drawn: must be 0..2 (R36), got {shown(t.cards_drawn)}")
+    return t
+
+
+def _last_round(lr: Any, n: int) -> list[int] | None:
+    if lr is None:
+        return None
+    if not isinstance(lr, dict):
+        raise PositionError("last_round: expected null or an object")
+    rem = _get(lr, "remaining", list, "last_round.")
+    _at_most(rem, n - 1, "last_round.remaining", "R40: the players after the one who ended it")
+    for j, r in enumerate(rem):
+        if not isinstance(r, int) or isinstance(r, bool) or not 0 <= r < n:
+            raise PositionError(f"last_round.remaining[{j}]: player index {shown(r)} out of range 0..{n - 1}")
+    return list(rem)
 
 
 def _load_board(s: GameState, d: dict[str, Any]) -> None:
     m = s.map
-    for i, td in enumerate(_get(d, "tiles", list, "")):
+    tiles = _get(d, "tiles", list, "")
+    _at_most(tiles, TRIPLES + 10 * s.n_players, "tiles", "R1: 56 three-space tiles and 10 of each player's own")
+    for key, most, reason in (("irrigation", IRRIGATION_TILES, "R1: 16 irrigation tiles"),
+                           ("developers", DEVELOPERS * s.n_players, "R1: 12 developers each"),
+                           ("palaces", sum(PALACE_SUPPLY.values()), "R1: 40 palace pieces")):
+        _at_most(_get(d, key, dict if key != "irrigation" else list, ""), most, key, reason)
+    for i, td in enumerate(tiles):
         w = f"tiles[{i}]"
         if not isinstance(td, dict) or not isinstance(td.get("hexes"), dict):
             raise PositionError(f"{w}.hexes: missing required key (an object hex -> terrain)")
+        _at_most(td["hexes"], 3, f"{w}.hexes", "R10: a tile has 1 to 3 hexes")
         cells = []
         for name, ter in td["hexes"].items():
             h = _hex(s, name, f"{w}.hexes")
             if not isinstance(ter, str) or ter not in _TERRAIN:
-                raise PositionError(f"{w}.hexes.{name}: terrain must be 'rice' or 'village', got {json.dumps(ter)[:20]}")
+                raise PositionError(f"{w}.hexes.{shown(name)}: terrain must be 'rice' or 'village', got {json.dumps(ter)[:20]}")
             cells.append((h, _TERRAIN[ter]))
         cells_t = tuple(sorted(cells, key=lambda c: (-c[1], c[0])))
         why = tile_shape_error(s, cells_t)
@@ -184,35 +238,35 @@ def _load_board(s: GameState, d: dict[str, Any]) -> None:
     for j, name in enumerate(_get(d, "irrigation", list, "")):
         h = _hex(s, name, f"irrigation[{j}]")
         if not m.is_central(h) or m.kind[h] == PRINTED_IRRIGATION or m.border_cost[h]:
-            raise PositionError(f"irrigation[{j}]: {name} is not a central, non-border, unprinted space (R37)")
+            raise PositionError(f"irrigation[{j}]: {shown(name)} is not a central, non-border, unprinted space (R37)")
         if s.level[h] or s.irrigated[h]:
-            raise PositionError(f"irrigation[{j}]: two pieces on {name} (a tile or irrigation is already there)")
+            raise PositionError(f"irrigation[{j}]: two pieces on {shown(name)} (a tile or irrigation is already there)")
         s.irrigated[h] = True
         s.placed_irrigation.append(h)
     n = s.n_players
     for name, owner in _get(d, "developers", dict, "").items():
         h = _hex(s, name, "developers")
         if not isinstance(owner, int) or isinstance(owner, bool) or not 0 <= owner < n:
-            raise PositionError(f"developers.{name}: player index {json.dumps(owner)[:20]} out of range 0..{n - 1}")
+            raise PositionError(f"developers.{shown(name)}: player index {json.dumps(owner)[:20]} out of range 0..{n - 1}")
         if s.level[h] == 0:
-            raise PositionError(f"developers.{name}: a developer stands only on land (R26)")
+            raise PositionError(f"developers.{shown(name)}: a developer stands only on land (R26)")
         if s.dev[h] >= 0:  # the same hex spelled twice ('G5', 'g5')
-            raise PositionError(f"developers.{name}: two pieces on {hex_name(h)} (another developer is there)")
+            raise PositionError(f"developers.{shown(name)}: two pieces on {hex_name(h)} (another developer is there)")
         s.dev[h] = owner
     for name, pd in _get(d, "palaces", dict, "").items():
         h = _hex(s, name, "palaces")
-        w = f"palaces.{name}."
+        w = f"palaces.{shown(name)}."
         if not isinstance(pd, dict):
-            raise PositionError(f"palaces.{name}: expected an object with value and festival_held")
+            raise PositionError(f"palaces.{shown(name)}: expected an object with value and festival_held")
         v = _get(pd, "value", int, w)
         if v not in PALACE_VALUES:
             raise PositionError(f"{w}value: must be 2, 4, 6, 8 or 10 (R28), got {v}")
         if s.terrain[h] != VILLAGE:
-            raise PositionError(f"palaces.{name}: a palace stands on a village hex (R28)")
+            raise PositionError(f"palaces.{shown(name)}: a palace stands on a village hex (R28)")
         if s.dev[h] >= 0:
-            raise PositionError(f"palaces.{name}: two pieces on one hex (a developer is there too)")
+            raise PositionError(f"palaces.{shown(name)}: two pieces on one hex (a developer is there too)")
         if s.palace[h]:  # the same hex spelled twice ('G6', 'g6')
-            raise PositionError(f"palaces.{name}: two pieces on {hex_name(h)} (another palace is there)")
+            raise PositionError(f"palaces.{shown(name)}: two pieces on {hex_name(h)} (another palace is there)")
         s.palace[h] = v
         s.fest[h] = _get(pd, "festival_held", bool, w)
     for h in s.turn.palaces_changed:
@@ -298,28 +352,22 @@ def position_to_dict(s: GameState) -> dict[str, Any]:
 
 
 def read_json(path: str) -> Any:
-    """Parse a JSON file; errors name the file and, for bad JSON, the line and column."""
+    """Parse a JSON file within ``core.safefile``'s limits (a regular file of bounded size,
+    bounded nesting and integers); errors name the file and, for bad JSON, line and column."""
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except FileNotFoundError:
-        raise PositionError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise PositionError(f"{path}: is a directory, not a file") from None
-    except OSError as e:
-        raise PositionError(f"{path}: cannot read it ({e.strerror})") from None
-    except UnicodeDecodeError:
-        raise PositionError(f"{path}: not a text file") from None
-    except json.JSONDecodeError as e:
-        raise PositionError(f"{path}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+        return read_json_file(path)
+    except KratonError as e:
+        raise PositionError(str(e)) from None
 
 
 def load_position(path: str) -> GameState:
+    """A position file (a game record's start position: see ``core.record.load_any``)."""
+    where = shown(path, 80)
     try:
         return position_from_dict(read_json(path), os.path.dirname(os.path.abspath(path)))
     except PositionError as e:
         msg = str(e)
-        raise PositionError(msg if msg.startswith(path) else f"{path}: {msg}") from None
+        raise PositionError(msg if msg.startswith(where) else f"{where}: {msg}") from None
 
 
 def _umask() -> int:
@@ -333,29 +381,79 @@ def _umask() -> int:
 _UMASK = _umask()
 
 
+TMP_PREFIX = ".kraton-"
+STALE_SECONDS = 3600  # a temporary file without a live owner this old is a killed save's
+
+
 def write_text_atomic(path: str, text: str) -> None:
     """Write to a temporary file in the same folder, then rename: never a half-written file.
     The file keeps the permissions it had, or gets those of any new file (0666 less the
-    umask), not the private 0600 of a temporary file."""
-    folder = os.path.dirname(os.path.abspath(path))
+    umask), not the private 0600 of a temporary file.
+
+    A symlink is written through (the file it points to is replaced, the link stays); a FIFO,
+    device or directory is refused, never replaced by a regular file. Temporary files of
+    earlier saves that were killed are removed. Errors name ``path``, not the temporary file."""
+    target = os.path.realpath(path)
     try:
-        mode = os.stat(path).st_mode & 0o7777
-    except OSError:
+        st = os.stat(target)
+        mode = st.st_mode & 0o7777
+        if not stat.S_ISREG(st.st_mode):
+            raise SaveRefused(f"{shown(path, 80)}: not a regular file (a FIFO, device or folder);"
+                              " refusing to replace it")
+    except FileNotFoundError:
         mode = 0o666 & ~_UMASK
-    fd, tmp = tempfile.mkstemp(prefix=".kraton-", suffix=".tmp", dir=folder)
+    folder = os.path.dirname(target)
+    remove_stale_temporaries(folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f"{TMP_PREFIX}{os.getpid()}-", suffix=".tmp", dir=folder)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, path) from None
     try:
         os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
+        os.replace(tmp, target)
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError):
+            raise OSError(e.errno, e.strerror, path) from None
         raise
+
+
+def remove_stale_temporaries(folder: str) -> None:
+    """Remove ``.kraton-PID-*.tmp`` files whose saving process is gone (and any older than an
+    hour): a save killed between writing and renaming leaves one behind."""
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(TMP_PREFIX) and n.endswith(".tmp")]
+    except OSError:
+        return
+    now = time.time()
+    for n in names:
+        p = os.path.join(folder, n)
+        pid = n[len(TMP_PREFIX):].split("-", 1)[0]
+        try:
+            alive = pid.isdigit() and _alive(int(pid))
+            if not alive or now - os.lstat(p).st_mtime > STALE_SECONDS:
+                os.unlink(p)
+        except OSError:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True  # this process's own save in another thread
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, owned by someone else
+    return True
 
 
 def write_json_atomic(path: str, data: Any) -> None:
@@ -366,7 +464,8 @@ def write_json_atomic(path: str, data: Any) -> None:
 def save_position(s: GameState, path: str, extra: dict[str, Any] | None = None) -> None:
     d = position_to_dict(s)
     if os.path.isabs(s.map.name):
-        d["map"] = os.path.relpath(s.map.name, os.path.dirname(os.path.abspath(path)))
+        # relative to where the file really lands (a symlink is written through)
+        d["map"] = os.path.relpath(s.map.name, os.path.dirname(os.path.realpath(path)))
     if extra:
         d.update(extra)
     write_json_atomic(path, d)

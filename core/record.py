@@ -9,8 +9,8 @@ START position — full information, so the deck order and ``seed`` make every d
     "tags":    {"event": "...", "players": "random,random"}                  # optional
 
 Actions are in the order played, each by whoever was to act (festival decisions included).
-``result``, when present, is checked against the replay. A position loader reading a game file
-gets its start position.
+``result``, when present, is checked against the replay. ``load_position`` reading a game file
+gets its start position; ``load_any`` (the commands' reader) its current position.
 """
 
 from __future__ import annotations
@@ -21,14 +21,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from core.actions import Action, parse_action
-from core.errors import IllegalAction, KratonError, NotationError, PositionError
-from core.position import position_from_dict, read_json, write_json_atomic
+from core.errors import IllegalAction, KratonError, NotationError, PositionError, shown
+from core.position import load_position, position_from_dict, read_json, write_json_atomic
 
 if TYPE_CHECKING:
     from core.game import Game
     from core.state import GameState
 
 FORMAT = "java-game"
+# A game is a few hundred actions (~10 KB); the file limit of core.safefile bounds it anyway.
+MAX_ACTIONS = 100_000
 
 
 class RecordError(KratonError):
@@ -90,14 +92,19 @@ def record_from_dict(d: Any) -> GameRecord:
     if not isinstance(d, dict):
         raise RecordError("a game record must hold a JSON object")
     if d.get("format") != FORMAT:
-        raise RecordError(f"format: expected '{FORMAT}', got {d.get('format')!r}")
+        raise RecordError(f"format: expected '{FORMAT}', got {shown(d.get('format'))}")
     acts = d.get("actions")
     if not isinstance(acts, list):
         raise RecordError("actions: missing required key (a list of action texts)")
+    if len(acts) > MAX_ACTIONS:
+        raise RecordError(f"actions: {len(acts)} actions, more than the {MAX_ACTIONS} a record may hold")
+    res = d.get("result")
+    if res is not None and not isinstance(res, dict):
+        raise RecordError(f"result: expected an object (scores, winners, turns, actions), got {shown(res)}")
     actions = []
     for i, t in enumerate(acts, start=1):
         if not isinstance(t, str):
-            raise RecordError(f"actions[{i - 1}]: expected an action text, got {t!r:.40}")
+            raise RecordError(f"actions[{i - 1}]: expected an action text, got {shown(t)}")
         try:
             actions.append(parse_action(t))
         except NotationError as e:
@@ -117,18 +124,19 @@ def check_result(d: dict[str, Any], g: Game) -> None:
     got = result_of(g)
     for key in ("scores", "winners", "turns", "actions"):
         if key in want and want[key] != got[key]:
-            raise RecordError(f"result.{key}: the record says {want[key]}, the replay gives {got[key]}")
+            raise RecordError(f"result.{key}: the record says {shown(want[key])}, the replay gives {got[key]}")
 
 
 def load_record(path: str) -> tuple[GameRecord, dict[str, Any]]:
     """Read a game file; returns the record and its raw JSON. Errors name the file."""
+    where = shown(path, 80)
     try:
         d = read_json(path)
         rec = record_from_dict(d)
         rec.start_state(os.path.dirname(os.path.abspath(path)))
     except KratonError as e:
         msg = str(e)
-        raise RecordError(msg if msg.startswith(path) else f"{path}: {msg}") from None
+        raise RecordError(msg if msg.startswith(where) else f"{where}: {msg}") from None
     return rec, d
 
 
@@ -140,8 +148,28 @@ def replay_file(path: str, upto: int | None = None) -> Game:
         if upto is None:
             check_result(d, g)
     except KratonError as e:
-        raise RecordError(f"{path}: {e}") from None
+        raise RecordError(f"{shown(path, 80)}: {e}") from None
     return g
+
+
+def load_any(path: str, at: int | None = None) -> tuple[GameState, str | None]:
+    """The position a file stands for: a position file as it is; a game record (what the app's
+    "Save game" writes) at its CURRENT position, after all its actions, or after ``at`` of
+    them. The note says which, for a line on stderr (None for a position file)."""
+    d = read_json(path)
+    if not (isinstance(d, dict) and d.get("format") == FORMAT):
+        if at is not None:
+            raise PositionError(f"{shown(path, 80)}: --at applies to a game record (format {FORMAT}),"
+                                " not to a position file")
+        return load_position(path), None
+    rec, _ = load_record(path)
+    if at is not None and not 0 <= at <= len(rec.actions):
+        raise RecordError(f"{shown(path, 80)}: --at {at}: the record has {len(rec.actions)} actions")
+    g = replay_file(path, at)
+    n = len(rec.actions) if at is None else at
+    which = "its current position" if n == len(rec.actions) else "the position"
+    return g.state, (f"{shown(path, 80)}: game record; using {which} after {n} of"
+                     f" {len(rec.actions)} actions (--at N for another)")
 
 
 def save_record(rec: GameRecord, path: str, result: Game | None = None) -> None:
@@ -153,6 +181,7 @@ __all__ = [
     "GameRecord",
     "RecordError",
     "check_result",
+    "load_any",
     "load_record",
     "record_from_dict",
     "replay_file",

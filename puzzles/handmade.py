@@ -56,7 +56,9 @@ def position(tiles: list[str], devs: dict[str, int], palaces: dict[str, int] | N
         s.palace_supply[v] -= 1
     s._touch_terrain()
     s.turn.ap = ap
-    s.turn.token_used = not token
+    s.turn.token_used = not token  # no token this turn: the one spent came from his 3 (R7)
+    if not token:
+        s.players[s.to_move].tokens = min(s.players[s.to_move].tokens, 2)
     s.turn.tile_placed = True
     return s
 

@@ -319,7 +319,8 @@ def _main() -> None:
         if ap == 7 and s.players[s.to_move].tokens == 0:
             s.players[s.to_move].tokens = 1
         if ap < 7 and (args.no_token or rng.random() < 0.5):
-            s.turn.token_used = True
+            s.turn.token_used = True  # spent, so at most 2 of his 3 are left (R7)
+            s.players[s.to_move].tokens = min(s.players[s.to_move].tokens, 2)
         r = solve(s, "cpsat", time_limit=args.limit)
         if not r.optimal or r.best <= 0:
             print(f"seed {seed}: skip ({'unproved' if not r.optimal else 'scores 0'}, {r.seconds:.1f} s)", flush=True)

@@ -81,6 +81,8 @@ def build(
     Two- and one-space tiles are taken from the first player whose supply still has one."""
     d = base_dict(players, seed)
     d["to_move"] = to_move
+    if token_used:  # the token spent came from his 3 (R7)
+        d["players"][to_move]["tokens"] = min(d["players"][to_move]["tokens"], 2)
     d["turn"] = {"ap": ap, "token_used": token_used, "tile_placed": tile_placed, "cards_drawn": 0,
                  "palaces_changed": list(palaces_changed)}
     tl = []

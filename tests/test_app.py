@@ -18,8 +18,8 @@ from core.hexmap import parse_hex
 from core.state import GameState
 from tui.app import create_app
 from tui.saves import Game, load_game
-from tui.screens.dialogs import MessageScreen
 from tui.screens.game import GameScreen
+from tui.screens.handover import HandOverScreen
 
 SIZE = (120, 40)
 
@@ -254,7 +254,7 @@ async def test_festival_bidding_dialog_for_each_human_r30_r32() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(s.history[-1], Festival) and s.festival is not None
-        assert isinstance(app.screen, MessageScreen)  # hot-seat: pass the keyboard (R44)
+        assert isinstance(app.screen, HandOverScreen)  # hot-seat: pass the keyboard (R44)
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceDialog)  # Bob's decision
@@ -301,7 +301,7 @@ async def test_only_the_deciding_humans_hand_shows_r44() -> None:
         assert screen.hand_text().startswith(f"[b]Hand of {s.players[0].name}")
         await pilot.press("t", "enter", "E")
         assert s.to_move == 1
-        assert isinstance(app.screen, MessageScreen)  # pass the keyboard first
+        assert isinstance(app.screen, HandOverScreen)  # pass the keyboard first
         assert "hidden" in screen.hand_text()
         await pilot.press("enter")
         assert app.screen is screen
@@ -410,7 +410,7 @@ async def _study(real_solver: bool) -> None:
                 assert study.pos == 1 and study.shown.history[-1] == study.line[0]
                 assert len(game.state.history) == 4  # the game itself is untouched
                 await pilot.press("b")
-                assert study.pos == 0 and len(study.shown.history) == 4
+                assert study.pos == 0 and len(study.shown.history) == len(study.start.history)
         await pilot.press("escape")
         assert isinstance(app.screen, GameScreen)
 

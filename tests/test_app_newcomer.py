@@ -22,6 +22,7 @@ from tui.app import create_app, puzzle_dir
 from tui.saves import Game
 from tui.screens.dialogs import ChoiceDialog, MessageScreen, VerdictDialog
 from tui.screens.game import GameScreen
+from tui.screens.handover import HandOverScreen
 from tui.screens.puzzle import PuzzleScreen
 
 SIZE = (120, 40)
@@ -82,7 +83,7 @@ async def test_esc_on_festival_dialog_then_f_reopens_it_r32() -> None:
         screen.board.move_cursor_to(parse_hex("F4"))
         await pilot.press("f", "enter")
         await pilot.pause()
-        assert isinstance(app.screen, MessageScreen)  # hot-seat hand-over (R44)
+        assert isinstance(app.screen, HandOverScreen)  # hot-seat hand-over (R44)
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceDialog)
@@ -151,7 +152,7 @@ async def test_festival_puzzle_ends_with_verdict_and_offers_next_r30() -> None:
         for a in parse_actions(str(screen.puzzle["line"])):
             screen.human_act(a)
             await pilot.pause()
-        assert not isinstance(app.screen, MessageScreen)
+        assert not isinstance(app.screen, (MessageScreen, HandOverScreen))
         assert isinstance(app.screen, VerdictDialog)
         assert "Solved" in app.screen.body
         await pilot.press("n")

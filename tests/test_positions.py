@@ -289,7 +289,7 @@ REFUSALS: list[tuple[str, Callable[[dict], None], str]] = [
     # material that does not add up
     ("three-space tiles", put("supply", "triples", 56), "supply.triples: material does not add up"),
     ("two-space tiles", put("players", 0, "doubles", 5), "players[*].doubles: material"),
-    ("one-space villages", put("players", 1, "villages", 3), "players[*].villages: material"),
+    ("one-space villages", put("players", 1, "villages", 3), "players[1].villages: must be 0..2 (R1)"),
     ("one-space rice", put("players", 1, "rice", 2), "players[*].rice: material"),
     ("irrigation tiles", put("supply", "irrigation", 16), "supply.irrigation: material"),
     ("developers", put("players", 1, "developers_off", 11), "players[1].developers_off: 2 on the board"),

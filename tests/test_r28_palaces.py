@@ -135,7 +135,8 @@ def test_r29_a_palace_changes_value_at_most_once_per_turn() -> None:
 
 
 def test_r29_listed_in_the_position_counts_too() -> None:
-    s = build(tiles=ROW[:4], developers={"I6": A}, palaces={"I4": 2}, palaces_changed=["I4"])
+    s = build(tiles=ROW[:4], developers={"I6": A}, palaces={"I4": 2}, palaces_changed=["I4"],
+              ap=5)  # the change cost 1 of his 6 AP (R28)
     refused(s, "palace I4 4", "R29")
 
 

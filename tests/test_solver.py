@@ -40,6 +40,8 @@ def mini(ap: int = 1, token: bool = False, tiles: tuple[str, ...] = ()) -> GameS
     s.turn.ap = ap
     s.turn.tile_placed = True
     s.turn.token_used = not token
+    if not token:  # the token spent came from his 3 (R7)
+        s.players[0].tokens = 2
     for t in tiles:
         lay(s, t)
     return s

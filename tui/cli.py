@@ -6,6 +6,7 @@ Every error is one line on stderr and exit status 2, never a traceback (notation
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import os
 import pkgutil
@@ -13,14 +14,14 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from core.errors import KratonError
+from core.errors import KratonError, one_line
 
 EXIT_ERROR = 2
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, exit 2
-        self.exit(EXIT_ERROR, f"kraton: {message} (see 'kraton --help')\n")
+        self.exit(EXIT_ERROR, f"kraton: {one_line(message)} (see 'kraton --help')\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,9 +39,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@functools.lru_cache(maxsize=1)
+def _parser() -> argparse.ArgumentParser:
+    """Built once per process: in-process callers (the fuzz test, the app) run many commands."""
+    return build_parser()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    parser = _parser()
     if not args_list:
         args_list = ["play"]
     args = parser.parse_args(args_list)
@@ -49,8 +56,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     try:
         return int(args.func(args) or 0)
-    except KratonError as e:
-        print(f"kraton: {e}", file=sys.stderr)
+    except (KratonError, ValueError, RecursionError) as e:
+        # Every refusal is a KratonError naming what, where and the rule; a bare ValueError or
+        # RecursionError from reading input is a bug to fix at its root, but the user still
+        # gets one line and status 2, never a traceback (notation.md).
+        print(f"kraton: {one_line(str(e) or type(e).__name__)}", file=sys.stderr)
         return EXIT_ERROR
     except BrokenPipeError:
         # The reader went away (`kraton apply ... | head`): stop quietly, like other tools.
@@ -58,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as e:
         where = f"{e.filename}: " if e.filename else ""
-        print(f"kraton: {where}{e.strerror or e}", file=sys.stderr)
+        print(f"kraton: {one_line(f'{where}{e.strerror or e}')}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130

@@ -16,7 +16,9 @@ from typing import Any
 
 from analysis.parallel import ProgressBar, run_parallel
 from analysis.report import position_report, report_text
-from core.position import load_position
+from core.errors import one_line
+from core.record import load_any
+from tui.commands.position import add_at
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,7 @@ class Job:
     path: str
     solve: bool
     time_limit: float | None
+    at: int | None = None
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,14 +39,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=int, default=None, help="processes for a batch (default: CPU count)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run a batch on this Dask scheduler")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_at(p)
     p.set_defaults(func=cmd_analyze)
 
 
 def analyze_file(job: Job) -> dict[str, Any]:
     """Runs in a worker: the report and its text for one file (errors raise ValueError)."""
-    s = load_position(job.path)
+    s, note = load_any(job.path, job.at)
     r = position_report(s, solve=job.solve, time_limit=job.time_limit)
-    return {"file": job.path, "report": r, "text": report_text(s, r)}
+    return {"file": job.path, "report": r, "text": report_text(s, r), "note": note}
 
 
 def summary_row(path: str, r: dict[str, Any] | None, error: str = "") -> str:
@@ -57,9 +61,11 @@ def summary_row(path: str, r: dict[str, Any] | None, error: str = "") -> str:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    jobs = [Job(f, not args.no_solve, args.time_limit) for f in args.files]
+    jobs = [Job(f, not args.no_solve, args.time_limit, args.at) for f in args.files]
     if len(jobs) == 1 and args.scheduler is None:
         out = analyze_file(jobs[0])  # a single file: errors go straight to the one-line message
+        if out["note"]:  # a game record: which position (stderr, so JSON stays clean)
+            print(f"kraton: {out['note']}", file=sys.stderr)
         print(json.dumps(out["report"], indent=2) if args.json else out["text"])
         return 0
     bar = None if args.quiet else ProgressBar(f"{len(jobs)} files")
@@ -76,6 +82,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
                 failed += 1
                 items.append({"file": job.path, "error": error})
             else:
+                if value.get("note"):
+                    print(f"kraton: {value['note']}", file=sys.stderr)
                 items.append({"file": job.path, **value["report"]})
         print(json.dumps(items, indent=2))
     else:
@@ -86,14 +94,16 @@ def cmd_analyze(args: argparse.Namespace) -> int:
                 failed += 1
                 rows.append(summary_row(job.path, None, error))
             else:
+                if value.get("note"):
+                    print(f"kraton: {value['note']}", file=sys.stderr)
                 print(f"== {job.path}\n{value['text']}\n")
                 rows.append(summary_row(job.path, value["report"]))
         print(f"{'file':<40}{'cities':>7}{'villages':>9}{'ponds':>6}{'best':>6}  leader (score + count)")
         print("\n".join(rows))
     for i, job in enumerate(jobs):
         if done[i][0] is None:
-            print(f"kraton: {job.path}: {done[i][1]}" if not done[i][1].startswith(job.path)
-                  else f"kraton: {done[i][1]}", file=sys.stderr)
+            msg = done[i][1] if done[i][1].startswith(job.path) else f"{job.path}: {done[i][1]}"
+            print(f"kraton: {one_line(msg)}", file=sys.stderr)
     if failed:
         print(f"kraton: {failed} of {len(jobs)} files failed", file=sys.stderr)
     return 2 if failed else 0

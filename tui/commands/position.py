@@ -8,8 +8,9 @@ import sys
 
 from core.actions import parse_actions
 from core.drawing import board_text
-from core.errors import IllegalAction, KratonError, NotationError
-from core.position import load_position, position_to_dict, save_position
+from core.errors import IllegalAction, KratonError, NotationError, shown
+from core.position import MAX_NAME, position_to_dict, save_position
+from core.record import load_any
 from core.state import GameState
 
 
@@ -24,26 +25,34 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("validate", help="check a position file; print a one-line summary")
     p.add_argument("file")
+    add_at(p)
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("show", help="print the board as text with a legend")
     p.add_argument("file")
+    add_at(p)
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("apply", help="apply actions ('a; b; c') and print or write the result")
     p.add_argument("file")
     p.add_argument("actions")
     p.add_argument("-o", "--output", help="write the resulting position here (atomically)")
+    add_at(p)
     p.set_defaults(func=cmd_apply)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    import random
+    import secrets
 
-    seed = args.seed if args.seed is not None else random.randrange(1 << 31)
+    # R44: without --seed, the operating system's randomness (a small seed range would let
+    # anyone who sees his opening hand narrow down every other hand and the deck).
+    seed = args.seed if args.seed is not None else secrets.randbits(63)
     names = [n.strip() for n in args.names.split(",")] if args.names else None
     if names is not None and len(names) != args.players:
         raise KratonError(f"--names gives {len(names)} names for {args.players} players")
+    for name in names or []:  # what validate accepts back (core.position._player)
+        if not name or len(name) > MAX_NAME or not name.isprintable():
+            raise KratonError(f"--names: '{shown(name)}' is not 1 to {MAX_NAME} printable characters")
     s = GameState.new(args.players, seed=seed, names=names, map_spec=args.map)
     if args.output:
         save_position(s, args.output)
@@ -62,35 +71,59 @@ def summary(s: GameState) -> str:
             f" three-space tiles left; {state}; scores: {scores}")
 
 
+def add_at(p: argparse.ArgumentParser) -> None:
+    """``--at N`` for the commands that read a position or a game record."""
+    p.add_argument("--at", type=int, metavar="N", default=None,
+                   help="a game record: the position after N actions (default: after all of them)")
+
+
+def load_for_command(path: str, at: int | None) -> tuple[GameState, str | None]:
+    """A position file, or a game record's current position (or after ``--at N``) and the
+    note saying which (None for a position file); see ``say``."""
+    return load_any(path, at)
+
+
+def say(note: str | None) -> None:
+    """The note of ``load_for_command`` as one line on stderr (stdout stays the command's own
+    output, e.g. JSON), once the command has succeeded: an error is one line alone."""
+    if note:
+        print(f"kraton: {note}", file=sys.stderr)
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
-    s = load_position(args.file)
-    print(f"{args.file}: valid. {summary(s)}")
+    s, note = load_for_command(args.file, args.at)
+    print(f"{shown(args.file, 80)}: valid. {summary(s)}")
+    say(note)
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    s = load_position(args.file)
+    s, note = load_for_command(args.file, args.at)
     print(board_text(s))
     print(summary(s))
+    say(note)
     return 0
 
 
 def cmd_apply(args: argparse.Namespace) -> int:
-    s = load_position(args.file)
+    s, note = load_for_command(args.file, args.at)
     try:
         actions = parse_actions(args.actions)
     except NotationError as e:
         rows, cols = s.map.rows, s.map.cols
         raise NotationError(f"{e}; the map '{s.map.name}' has rows A..{chr(64 + rows)},"
                             f" columns 1..{cols}") from None
+    where = "" if note is None else f" (on the record's position after {len(s.history)} actions)"
     for i, a in enumerate(actions, start=1):
         try:
             s.push(a)
         except IllegalAction as e:
-            raise KratonError(f"action {i} of {len(actions)}: {e}") from None
+            raise KratonError(f"action {i} of {len(actions)}{where}: {e}") from None
     if args.output:
         save_position(s, args.output)
+        say(note)
         print(f"{args.output}: {len(actions)} action(s) applied. {summary(s)}", file=sys.stderr)
     else:
         print(json.dumps(position_to_dict(s), indent=2))
+        say(note)
     return 0

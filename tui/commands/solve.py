@@ -10,7 +10,7 @@ import time
 from typing import TYPE_CHECKING, TextIO
 
 from core.errors import KratonError
-from core.position import load_position
+from tui.commands.position import add_at, load_for_command, say
 
 if TYPE_CHECKING:
     from analysis.solver import Progress
@@ -34,6 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     talk = p.add_mutually_exclusive_group()
     talk.add_argument("--quiet", action="store_true", help="no info lines on stderr while solving")
     talk.add_argument("--verbose", action="store_true", help="also the engine's own search log on stderr")
+    add_at(p)
     p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("puzzles", help="list the puzzle collection (difficulty, theme, best)")
@@ -112,13 +113,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from analysis.solver import solve
 
     limit = time_limit(args.time_limit)
-    s = load_position(args.file)  # read only: a solve never changes the file
+    s, note = load_for_command(args.file, args.at)  # read only: a solve never changes the file
     info = None if args.quiet else InfoLines(sys.stderr)
     try:
         r = solve(s, engine=args.engine, time_limit=limit, progress=info, verbose=args.verbose)
     finally:
         if info is not None:
             info.close()
+    say(note)
     if args.json:
         print(json.dumps(r.to_json(), indent=2))
         return 0

@@ -274,6 +274,11 @@ class GameScreen(TableScreen):
         if len(s.history) <= self.turn_start:
             self.say("nothing to undo in this turn")
             return
+        if isinstance(s.history[-1], Draw):
+            # R44: the draw showed a card of the deck (the deck's card, or the one turned up to
+            # replace the face-up card); undone, the deck's top would be known to all.
+            self.say("a card draw cannot be undone: it showed a card of the deck (R36, R44)")
+            return
         a = self.game.undo()
         self.reset_mode()
         self.message = f"undone: {a}"

@@ -1,11 +1,14 @@
 """The new-game screen: 2–4 players, each human or a computer player, names, seed.
 
 The defaults (you against two `planner` computer players, a random seed) make Enter start at once.
+R44: the seed reproduces every hand and the deck order, so the screen never shows one it chose
+itself: the seed field stays empty and the shuffle comes from the operating system's randomness
+(``secrets``), unless the user types a seed or gives ``kraton play --seed``.
 """
 
 from __future__ import annotations
 
-import random
+import secrets
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -21,6 +24,16 @@ from tui.turn import player_names
 HUMAN = "human"
 
 
+def seed_from(text: str, default: int | None) -> int:
+    """The typed seed (ASCII digits only: ``int`` also reads '²'), else the given default,
+    else 63 bits of the operating system's randomness, which nobody can narrow down (R44)."""
+    t = text.strip()
+    digits = t.removeprefix("-")
+    if digits and len(digits) <= 18 and all(c in "0123456789" for c in digits):
+        return int(t)
+    return default if default is not None else secrets.randbits(63)
+
+
 class NewGameScreen(Screen[Game]):
     """Dismisses with the new Game."""
 
@@ -34,7 +47,7 @@ class NewGameScreen(Screen[Game]):
     def __init__(self, players: int = 3, seed: int | None = None) -> None:
         super().__init__()
         self.n_default = players
-        self.seed_default = seed if seed is not None else random.randrange(1_000_000)
+        self.seed_default = seed  # None: drawn from the OS at the start, never shown (R44)
 
     def compose(self) -> ComposeResult:
         names = player_names()
@@ -49,7 +62,8 @@ class NewGameScreen(Screen[Game]):
                 yield Select([(str(n), n) for n in (2, 3, 4)], value=self.n_default,
                              allow_blank=False, id="n-players")
                 yield Label("Seed", classes="field-label")
-                yield Input(str(self.seed_default), id="seed", type="integer")
+                yield Input("" if self.seed_default is None else str(self.seed_default), id="seed",
+                            type="integer", placeholder="random")
             for i in range(4):
                 with Horizontal(classes="row player-row", id=f"row-{i}"):
                     yield Label(f"Player {'ABCD'[i]}", classes="field-label")
@@ -92,7 +106,7 @@ class NewGameScreen(Screen[Game]):
     def build(self) -> Game:
         n = int(self.query_one("#n-players", Select).value)  # type: ignore[arg-type]
         text = self.query_one("#seed", Input).value.strip()
-        seed = int(text) if text.lstrip("-").isdigit() else self.seed_default
+        seed = seed_from(text, self.seed_default)
         names, computer = [], []
         for i in range(n):
             name = self.query_one(f"#name-{i}", Input).value.strip() or PLAYER_NAMES[i]

@@ -52,8 +52,9 @@ class StudyScreen(Screen[None]):
         Binding("escape,q", "close", "Close"),
     ]
 
-    def __init__(self, state: GameState, solve: bool = True) -> None:
+    def __init__(self, state: GameState, solve: bool = True, note: str = "") -> None:
         super().__init__()
+        self.note = note  # says whose view a study during a game takes (R44)
         self.start = state
         self.shown = state.copy()
         self.line: list[Action] = []
@@ -74,7 +75,8 @@ class StudyScreen(Screen[None]):
     def report(self) -> str:
         from rich.markup import escape
 
-        return "[b]Study[/b]\n" + escape(report_text(self.start, position_report(self.start)))
+        note = f"{escape(self.note)}\n" if self.note else ""
+        return "[b]Study[/b]\n" + note + escape(report_text(self.start, position_report(self.start)))
 
     def on_mount(self) -> None:
         board = self.query_one(BoardView)

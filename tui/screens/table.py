@@ -7,6 +7,7 @@ the R-number.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +23,7 @@ from textual.worker import get_current_worker
 
 from core.actions import Action, End, Festival
 from core.errors import IllegalAction, KratonError
+from core.game import as_seen_by
 from core.state import GameState
 from tui import panel, turnlog
 from tui.board import BoardView, Overlay
@@ -252,7 +254,9 @@ class TableScreen(Screen[None]):
             self.after_action()
 
         what = "decide in the festival" if self.state.festival is not None else "play"
-        self.app.push_screen(MessageScreen(
+        from tui.screens.handover import HandOverScreen
+
+        self.app.push_screen(HandOverScreen(
             f"{name}'s turn", f"Pass the keyboard to {name} to {what}.\n"
             "Hands stay hidden until then (R44). Press Enter when ready."), ready)
 
@@ -354,9 +358,30 @@ class TableScreen(Screen[None]):
         self.app.push_screen(SaveDialog(default), done)
 
     def action_study(self) -> None:
+        """R44: in a game, the study sees what the player at the keyboard may see: the others'
+        hands and the deck are dealt at random from the cards he cannot see (a puzzle is full
+        information, so it is studied as it is)."""
         from tui.screens.study import StudyScreen
 
-        self.app.push_screen(StudyScreen(self.state.copy()))
+        s = self.state
+        if self.game.puzzle is not None or s.is_terminal():
+            self.app.push_screen(StudyScreen(s.copy()))
+            return
+        viewer = self.viewer()
+        seen = as_seen_by(s, viewer, random.Random())
+        note = (f"As {self.pname(viewer)} sees it (R44): the other hands and the deck are dealt"
+                " at random from the cards he cannot see; the answer is one such deal.")
+        self.app.push_screen(StudyScreen(seen, note=note))
+
+    def viewer(self) -> int:
+        """Whose view the study takes: the human deciding, else the one at the keyboard, else
+        the first human (a game of computers only: the player to act)."""
+        me = self.state.current_player()
+        if self.is_human(me):
+            return me
+        if self.at_keyboard is not None:
+            return self.at_keyboard
+        return next((p for p in range(self.state.n_players) if self.is_human(p)), me)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
