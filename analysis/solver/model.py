@@ -16,6 +16,7 @@ for them, with nothing handed to opponents (the objective's tie-breaks).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -102,7 +103,7 @@ def model_bound(s: GameState, time_limit: float | None, workers: int = 2,
                        "it must admit every legal line")
 
 
-def _player_lines(s: GameState, seeds: int = 3) -> list[list[Action]]:
+def _player_lines(s: GameState, dl: Deadline, seeds: int = 3) -> list[list[Action]]:
     """The turns the ``greedy`` and ``planner`` computer players would play here (as they do in
     a game: action by action, planning again when the board changes), planned on the full
     position like the solver, with a few seeds: they see value in moves that prepare a palace
@@ -111,11 +112,15 @@ def _player_lines(s: GameState, seeds: int = 3) -> list[list[Action]]:
 
     out: list[list[Action]] = []
     me = s.to_move
-    for name in ("greedy", "planner"):
-        for seed in range(seeds):
+    share = None if dl.end is None else dl.start + 0.15 * (dl.end - dl.start)
+    for seed in range(seeds):
+        for name in ("planner", "greedy"):
+            if share is not None and time.perf_counter() > share:
+                return out
             p = make_player(name, seed)
             assert isinstance(p, SearchPlayer)
             p.fair = False
+            p.budget_s = 0.3
             c = s.copy()
             line: list[Action] = []
             for _ in range(40):
@@ -136,6 +141,18 @@ def _left(dl: Deadline, part: float = 1.0) -> float | None:
     return max(0.05, part * (dl.end - dl.start - dl.elapsed()))
 
 
+MODEL_HEXES = 60  # maps up to this size get the model at any AP (the mini maps)
+MODEL_AP = 2  # larger maps get it up to this many AP (measured: see the module docstring)
+
+
+def model_fits(s: GameState) -> bool:
+    """Whether CP-SAT can be expected to settle the model within seconds: on the mini maps, and
+    on Java-Centre with 1–2 AP. A busy Java-Centre turn with 6–7 AP gives a model of ~40 000
+    variables that CP-SAT neither solves nor bounds usefully in 60 s (bound 30 against the
+    hand-built bound's 28 on planner-38@137), so there the time goes to the searches."""
+    return len(s.map.hexes) <= MODEL_HEXES or s.turn.ap + s.token_bonus() <= MODEL_AP
+
+
 def solve_model(state: GameState, time_limit: float | None = None,
                 report: Reporter | None = None, verbose: bool = False) -> SolveResult:
     """Lines from the quick searches, the model's bound, and the proof when they meet."""
@@ -145,20 +162,30 @@ def solve_model(state: GameState, time_limit: float | None = None,
     dl = Deadline(time_limit)
     rep = report if report is not None else Reporter(None, "model")
     s = state.copy()
-    first = solve_cpsat(s, _left(dl, 0.3), report=rep)  # beam line, recipes, the old bound
-    if first.optimal:
-        first.engine, first.seconds, first.bound = "model", dl.elapsed(), first.best
-        first.notes.append("proved by the recipe engine before the model was needed")
-        return first
-    best = (replay(s, first.line)[0], first.line)
-    for line in _player_lines(s):
+    best: tuple[Outcome, list[Action]] | None = None
+    for line in _player_lines(s, dl):
         try:
             o, _ = replay(s, line)
         except IllegalAction:
             continue
-        if o > best[0]:
+        if best is None or o > best[0]:
             best = (o, line)
             rep(o.points, line)
+    fits = model_fits(s)
+    first = solve_cpsat(s, _left(dl, 0.3 if fits else 0.95), report=rep)
+    o = replay(s, first.line)[0]
+    if best is None or o > best[0] or first.optimal:
+        best = (o, first.line)
+    if first.optimal:
+        first.engine, first.seconds, first.bound = "model", dl.elapsed(), first.best
+        first.notes.append("proved by the recipe engine; the model was not needed")
+        return first
+    if not fits:
+        r = make_result(state, best[1], False, "model", dl.elapsed(),
+                        notes=["model skipped (a full turn on a large map; see model_fits)",
+                               f"recipe engine's bound {first.bound}"])
+        r.bound = None if first.bound is None else max(r.best, first.bound)
+        return r
     bound, tm, _ = model_bound(s, _left(dl, 0.7), log=verbose)
     known = [x for x in (bound.points, first.bound) if x is not None]
     ub = min(known) if known else None
