@@ -86,6 +86,31 @@ def _zone(b: Board, cl: set[int], ring_all: set[int], ring: set[int],
     return zone
 
 
+def _closer(m: cp_model.CpModel, b: Board, on: dict[int, LinearExpr], near: set[int],
+            new_irr: list[cp_model.IntVar], win: cp_model.IntVar, name: str) -> None:
+    """The action that encloses a pond open now (its ring has a bare hex): a tile laid on a bare
+    hex of the ring or of the water beside it (``near``, at height 0), or an irrigation. No
+    developer stands on the closing tile's
+    hexes at that moment (they were covered by it, R11), so none counts there."""
+    s = b.s
+    bare = {z for z in near if s.level[z] == 0 and not s.irrigated[z]}
+    lits: list[cp_model.IntVar] = []
+    for (pi, j), y in b.y.items():
+        if j != 0:
+            continue
+        hexes = b.placements[pi].tile.hexes
+        if not bare.intersection(hexes):
+            continue
+        c = m.new_bool_var(f"{name}_closed_by_{pi}")
+        m.add(c <= y)
+        for z in hexes:
+            if z in on:
+                m.add(on[z] + c <= 1)
+        lits.append(c)
+    lits.extend(new_irr)
+    m.add(sum(lits) >= win) if lits else m.add(win == 0)
+
+
 def pond_points(m: cp_model.CpModel, b: Board, r: Reach, d: Devs) -> LinearExpr:
     """3 per pond space the turn encloses and the mover holds (R38)."""
     s = b.s
@@ -121,8 +146,9 @@ def pond_points(m: cp_model.CpModel, b: Board, r: Reach, d: Devs) -> LinearExpr:
         for pi, p in enumerate(own):
             ring = set(pond_ring(p, nbrs))
             zone = _zone(b, cl, ring_all, ring, new_irr)
-            mine = snapshot(m, b, r, d, f"pond{ci}_{pi}", zone, levels).counts
-            win = _win(m, mine, ring, b, levels, f"pond{ci}_{pi}_held")
+            snap = snapshot(m, b, r, d, f"pond{ci}_{pi}", zone, levels)
+            win = _win(m, snap.counts, ring, b, levels, f"pond{ci}_{pi}_held")
+            _closer(m, b, snap.on, set(zone) | cl, new_irr, win, f"pond{ci}_{pi}")
             for g in p:
                 hold = m.new_bool_var(f"pond_space_{g}_scored")
                 m.add(hold <= enc[g])
