@@ -350,7 +350,10 @@ def test_study_screen_reports_cities_and_steps_a_best_line_r41(
 
     import tui.screens.study as study_mod
 
-    def fake_solve(state: GameState, time_limit: float | None = None) -> SimpleNamespace:
+    def fake_solve(state: GameState, time_limit: float | None = None,
+                   progress: object = None) -> SimpleNamespace:
+        if callable(progress):  # the worker shows the search as it goes (issue 21)
+            progress(SimpleNamespace(best=0, bound=3, line=[], seconds=0.1))
         return SimpleNamespace(best=1, line=[parse_action("tile D6v")], optimal=True)
 
     monkeypatch.setattr(study_mod, "solve_best", fake_solve)
@@ -476,3 +479,15 @@ def test_neighbour_directions_agree_with_the_map_r4() -> None:
     m = load_map("java-centre")
     for h in m.central:
         assert {neighbour(h, d) for d in range(6)} == set(m.nbrs[h])
+
+
+def test_study_progress_text_says_best_bound_and_line() -> None:
+    """Issue 21: the study view shows the search as it goes, like `kraton solve`'s info lines."""
+    from types import SimpleNamespace
+
+    from tui.screens.study import progress_text
+
+    text = progress_text(SimpleNamespace(best=4, bound=9, line=[parse_action("tile D6v")],
+                                         seconds=1.25))
+    assert "best so far 4" in text and "more than 9" in text and "tile D6v" in text
+    assert "more than ?" in progress_text(SimpleNamespace(best=0, bound=None, line=[], seconds=0))

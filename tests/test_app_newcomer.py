@@ -310,7 +310,10 @@ async def test_study_view_best_turn_on_top_tables_unwrapped_pagedown_scrolls(
     from tui.saves import load_game
     from tui.screens.study import StudyScreen
 
-    def fake_solve(state: GameState, time_limit: float | None = None) -> SimpleNamespace:
+    def fake_solve(state: GameState, time_limit: float | None = None,
+                   progress: object = None) -> SimpleNamespace:
+        if callable(progress):  # the worker shows the search as it goes (issue 21)
+            progress(SimpleNamespace(best=0, bound=3, line=[], seconds=0.1))
         return SimpleNamespace(best=0, line=[], optimal=True)
 
     monkeypatch.setattr(study_mod, "solve_best", fake_solve)

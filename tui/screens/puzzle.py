@@ -131,8 +131,13 @@ class PuzzleScreen(GameScreen):
         """Off the known line (or none given): the solver's best line from here."""
         from tui.screens.study import solve_best
 
+        def show(p: Any) -> None:  # the search so far, as in the study view
+            bound = "?" if p.bound is None else p.bound
+            self.app.call_from_thread(self.say, f"hint: asking the solver… best so far {p.best}"
+                                                f" (no line scores more than {bound})")
+
         try:
-            result = solve_best(self.state.copy(), 2.0)
+            result = solve_best(self.state.copy(), 2.0, progress=show)
         except ImportError:
             text = "hint: the solver is not installed; press z to restart"
             if self.line:

@@ -3,6 +3,7 @@ best turn from the solver (in a worker, with a spinner), stepped through on the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from textual import work
@@ -21,12 +22,22 @@ from tui.board import BoardView
 SOLVER_SECONDS = 10.0
 
 
-def solve_best(state: GameState, time_limit: float | None = None) -> Any:
-    """``analysis.solver.solve`` (written alongside); raises ImportError when it is absent."""
+def solve_best(state: GameState, time_limit: float | None = None,
+               progress: Callable[[Any], None] | None = None) -> Any:
+    """``analysis.solver.solve`` (written alongside); raises ImportError when it is absent.
+    ``progress`` hears of each better line and tighter bound as the search goes (issue 21)."""
     from analysis.solver import solve  # type: ignore[attr-defined,unused-ignore]
 
     limit = SOLVER_SECONDS if time_limit is None else time_limit
-    return solve(state, engine="cpsat", time_limit=limit)
+    return solve(state, engine="cpsat", time_limit=limit, progress=progress)
+
+
+def progress_text(p: Any) -> str:
+    """The search so far, like ``kraton solve``'s info lines: best, bound, line."""
+    line = "; ".join(str(a) for a in p.line) or "(no action)"
+    bound = "?" if p.bound is None else str(p.bound)
+    return (f"solving ({p.seconds:.1f} s): best so far {p.best}, no line scores more than "
+            f"{bound}\n{line}")
 
 
 def solver_text(result: Any) -> str:
@@ -92,8 +103,11 @@ class StudyScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="solver")
     def run_solver(self) -> None:
+        def show(p: Any) -> None:
+            self.app.call_from_thread(self.query_one("#solver", Static).update, progress_text(p))
+
         try:
-            result = solve_best(self.start.copy())
+            result = solve_best(self.start.copy(), progress=show)
         except ImportError:
             text = "the solver (analysis.solver) is not installed yet: no best turn"
             self.app.call_from_thread(self.solved, text, [])
