@@ -9,35 +9,21 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Button, Label, Static
+
+from tui.screens.dialogs import MessageScreen
 
 
-class HandOverScreen(ModalScreen[None]):
-    """Dismissed only by its owner's confirmation (Enter or the button)."""
+class HandOverScreen(MessageScreen):
+    """Dismissed only by its owner's confirmation (Enter or the button): a message whose Escape
+    and ``q`` do not close it."""
 
+    inherit_bindings = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "ready", "Ready"),
         Binding("q", "app.quit", "Quit"),
         Binding("escape", "stay", "Stay", show=False),
     ]
-
-    def __init__(self, title: str, body: str) -> None:
-        super().__init__()
-        self.title_text = title
-        self.body = body
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title")
-            yield Static(self.body, id="message-body")
-            yield Button("Close", id="close", variant="primary")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(None)
 
     def action_ready(self) -> None:
         self.dismiss(None)
