@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -178,6 +180,8 @@ async def test_each_game_has_its_own_autosave(kraton_home: Path) -> None:
         await pilot.press("d", "d")
         await pilot.pause()
     assert first.autosave and second.autosave and first.autosave != second.autosave
+    for g in (first, second):  # R44: the seed reproduces every hand; no file name shows it
+        assert re.fullmatch(r"autosave-\d{8}-\d{6}(-\d+)?\.json", os.path.basename(g.autosave))
     assert len(load_game(first.autosave).state.history) == 1
     assert len(load_game(second.autosave).state.history) == 2
     again = load_game(first.autosave)

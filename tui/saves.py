@@ -41,13 +41,14 @@ AUTOSAVE_PREFIX = "autosave-"
 
 def autosave_path(game: Game) -> Path:
     """This game's own autosave (one file per game, so a second game never overwrites the
-    first's): the file it was loaded from if that is an autosave, else a new name."""
+    first's): the file it was loaded from if that is an autosave, else a new name. The name
+    holds the time only, never the seed: the seed reproduces every hand (R44)."""
     if game.autosave is None:
         if game.path and Path(game.path).name.startswith(AUTOSAVE_PREFIX):
             game.autosave = game.path
         else:
             stamp = time.strftime("%Y%m%d-%H%M%S")
-            base = saves_dir() / f"{AUTOSAVE_PREFIX}{stamp}-seed{game.state.seed}"
+            base = saves_dir() / f"{AUTOSAVE_PREFIX}{stamp}"
             path, k = base.with_suffix(".json"), 1
             while path.exists():
                 k += 1
