@@ -120,7 +120,8 @@ def _player_lines(s: GameState, dl: Deadline, seeds: int = 3) -> list[list[Actio
             p = make_player(name, seed)
             assert isinstance(p, SearchPlayer)
             p.fair = False
-            p.budget_s = 0.3
+            if seed:
+                p.budget_s = 0.3  # the first seed plans as in a game (1 s a plan)
             c = s.copy()
             line: list[Action] = []
             for _ in range(40):
