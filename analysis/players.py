@@ -8,7 +8,7 @@ the next action for ``state.current_player()`` (turn actions and festival decisi
   ``analysis.evaluation.standing`` (each city's standing, palace and pond chances) relative to
   the best opponent.
 
-The two searching players plan the turn once (``analysis.solver.beam``), cache the plan keyed
+The two searching players plan the turn once (``analysis.beam``), cache the plan keyed
 by the position and then play it one action at a time, closing with ``end`` (or a festival).
 They plan on what they may see (R44): opponents' hands and the deck order are dealt at random
 from the unseen cards; after a draw shows something else, they plan again.
@@ -21,8 +21,8 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from analysis.beam import Plan, board_key, festival_decision, search_turn
 from analysis.evaluation import positional, relative, standing
-from analysis.solver.beam import Plan, board_key, festival_decision, search_turn
 from core.actions import Action, End, Festival, parse_actions
 from core.errors import KratonError
 from core.game import determinize, observation

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from analysis.beam import board_key, other_actions
 from analysis.players import PLAYER_NAMES, make_player
-from analysis.solver.beam import board_key, other_actions
 from core.actions import Action, Festival, Palace, Tile
 from core.errors import KratonError
 from core.festival import matching

@@ -142,7 +142,7 @@ def _ap_floor(s: GameState, points: int, budget: int) -> int:
 def _beam_line(s: GameState, seconds: float) -> list[Action]:
     """A quick incumbent from the turn search the computer players use (``beam``), scored by
     this solver's objective; the replay decides what it is worth."""
-    from analysis.solver.beam import festival_decision, search_turn
+    from analysis.beam import festival_decision, search_turn
 
     me = s.to_move
     base = s.players[me].score

@@ -90,7 +90,7 @@ class PuzzleScreen(GameScreen):
     def after_action(self) -> None:
         """The other seats answer a festival at once (as the solver assumes, R32); once the
         turn is over (E, or a festival ended it, R30), the verdict."""
-        from analysis.solver.beam import festival_decision
+        from analysis.beam import festival_decision
 
         s = self.state
         while s.festival is not None and s.current_player() != self.mover:
