@@ -197,10 +197,11 @@ def test_build_turn_model_does_not_change_the_state() -> None:
 
 
 def test_model_fits_small_maps_and_few_ap_only() -> None:
-    """Where the engine builds the model: the mini maps at any AP, Java-Centre with 1–2 AP."""
+    """Where the engine builds the model: the mini maps at any AP, Java-Centre with 1 AP."""
     from analysis.solver.model import model_fits
 
     assert model_fits(position(3, 3))
     big = build(ap=6)
     assert not model_fits(big)
-    assert model_fits(build(ap=2, token_used=True))
+    assert model_fits(build(ap=1, token_used=True))
+    assert not model_fits(build(ap=2, token_used=True))

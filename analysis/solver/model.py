@@ -143,14 +143,16 @@ def _left(dl: Deadline, part: float = 1.0) -> float | None:
 
 
 MODEL_HEXES = 60  # maps up to this size get the model at any AP (the mini maps)
-MODEL_AP = 2  # larger maps get it up to this many AP (measured: see the module docstring)
+MODEL_AP = 1  # larger maps get it with this many AP (measured: see ``model_fits``)
 
 
 def model_fits(s: GameState) -> bool:
     """Whether CP-SAT can be expected to settle the model within seconds: on the mini maps, and
-    on Java-Centre with 1–2 AP. A busy Java-Centre turn with 6–7 AP gives a model of ~40 000
-    variables that CP-SAT neither solves nor bounds usefully in 60 s (bound 30 against the
-    hand-built bound's 28 on planner-38@137), so there the time goes to the searches."""
+    on Java-Centre with 1 AP (the 1-AP puzzles: 0.1–3 s). A busy Java-Centre turn with 6–7 AP
+    gives a model of ~40 000 variables that CP-SAT neither solves nor bounds usefully in 60 s
+    (bound 30 against the hand-built bound's 28 on planner-38@137); with 2–3 AP on such a board
+    it has no bound yet after 10 s (32@250, 38@137, 41@328). There the time goes to the
+    searches."""
     return len(s.map.hexes) <= MODEL_HEXES or s.turn.ap + s.token_bonus() <= MODEL_AP
 
 
