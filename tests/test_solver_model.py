@@ -205,3 +205,15 @@ def test_model_fits_small_maps_and_few_ap_only() -> None:
     assert not model_fits(big)
     assert model_fits(build(ap=1, token_used=True))
     assert not model_fits(build(ap=2, token_used=True))
+
+
+@pytest.mark.slow
+def test_model_engine_answers_the_turn_played_on_planner_38_at_137() -> None:
+    """Issue 21's acceptance: at 10 s the answer is at least the 10 points the game's planner
+    scored there (a 10-palace at G7 and a festival no one can join, R29, R34)."""
+    from core.record import replay_file
+
+    path = os.path.join(os.path.dirname(__file__), "..", "puzzles", "games", "planner-38.json")
+    s = replay_file(path, 137).state
+    r = solve_model(s, 10)
+    assert r.best >= 10, r.line_text

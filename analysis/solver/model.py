@@ -103,37 +103,47 @@ def model_bound(s: GameState, time_limit: float | None, workers: int = 2,
                        "it must admit every legal line")
 
 
-def _player_lines(s: GameState, dl: Deadline, seeds: int = 3) -> list[list[Action]]:
-    """The turns the ``greedy`` and ``planner`` computer players would play here (as they do in
+def _player_lines(s: GameState, dl: Deadline, seeds: int = 12) -> list[list[Action]]:
+    """The turns the ``planner`` and ``greedy`` computer players would play here (as they do in
     a game: action by action, planning again when the board changes), planned on the full
-    position like the solver, with a few seeds: they see value in moves that prepare a palace
-    or a ring, which a line scored by points alone does not."""
+    position like the solver: they see value in moves that prepare a palace or a ring, which a
+    line scored by points alone does not. Their search is randomised, so it restarts with other
+    seeds while 20 % of the limit lasts (the first of each always plays: a few tenths of a
+    second); without a limit, ``seeds`` of each. A line whose closing festival an opponent
+    could join (which scores nothing here) is also offered without it."""
     from analysis.players import SearchPlayer, make_player
 
     out: list[list[Action]] = []
-    me = s.to_move
     share = None if dl.end is None else dl.start + 0.2 * (dl.end - dl.start)
-    for seed in range(seeds):
+    for seed in range(seeds if share is None else 10_000):
         for name in ("planner", "greedy"):
             if seed and share is not None and time.perf_counter() > share:
-                return out  # the first seed always plays: a few tenths of a second
+                return out
             p = make_player(name, seed)
             assert isinstance(p, SearchPlayer)
             p.fair = False
-            if seed:
-                p.budget_s = 0.3  # the first seed plans as in a game (1 s a plan)
-            c = s.copy()
-            line: list[Action] = []
-            for _ in range(40):
-                a = p.choose(c)
-                if isinstance(a, End):
-                    break
-                c.push(a)
-                line.append(a)
-                if isinstance(a, Festival) or c.to_move != me:
-                    break
+            p.turns = 3 * seed  # another stream of the search's random sample
+            line = _play_turn(s, p)
             out.append(line)
+            if line and isinstance(line[-1], Festival):
+                out.append(line[:-1])
     return out
+
+
+def _play_turn(s: GameState, p: object) -> list[Action]:
+    """The mover's turn as ``p.choose`` plays it on a copy, up to its end or festival."""
+    c = s.copy()
+    me = c.to_move
+    line: list[Action] = []
+    for _ in range(40):
+        a = p.choose(c)  # type: ignore[attr-defined]
+        if isinstance(a, End):
+            break
+        c.push(a)
+        line.append(a)
+        if isinstance(a, Festival) or c.to_move != me:
+            break
+    return line
 
 
 def _left(dl: Deadline, part: float = 1.0) -> float | None:

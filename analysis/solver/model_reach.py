@@ -16,6 +16,7 @@ which only lets more lines through (a relaxation).
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
@@ -142,6 +143,49 @@ def _system(m: cp_model.CpModel, b: Board, src: int, nodes: list[int], cost: dic
     return lab
 
 
+def within_budget(b: Board, src: int, nodes: set[int]) -> set[int]:
+    """The hexes a walk from ``src`` (OFF: an entry) can reach for at most the budget's AP.
+
+    A search over (hex, hexes taken as covered this turn so far, whether this one is): a
+    covered hex is land of either terrain, so stepping on or off it is free; a step between two
+    hexes as they are now costs 1 where their terrains differ (R27); no more than three hexes
+    a tile can be covered. Every prefix of a real walk is such a path at no more cost, so
+    nothing the model needs is left out."""
+    s, mm, k = b.s, b.s.map, b.budget
+    wild_max = 3 * k
+    best: dict[tuple[int, int, bool], int] = {}
+    heap: list[tuple[int, int, int, bool]] = []
+
+    def push(c: int, h: int, w: int, wild: bool) -> None:
+        if c <= k and w <= wild_max and best.get((h, w, wild), k + 1) > c:
+            best[h, w, wild] = c
+            heapq.heappush(heap, (c, h, w, wild))
+
+    def arrive(c: int, step: int, n: int, w: int) -> None:
+        if s.level[n] > 0:
+            push(c + step, n, w, False)
+        if b.at.get(n):
+            push(c, n, w + 1, True)
+
+    push(0, src, 0, False)
+    while heap:
+        c, h, w, wild = heapq.heappop(heap)
+        if best.get((h, w, wild)) != c:
+            continue
+        if h == OFF:
+            for e in nodes:
+                if mm.edge_cost(e):
+                    arrive(c + mm.edge_cost(e), 0, e, w)
+            continue
+        if mm.edge_cost(h):
+            push(c + mm.edge_cost(h), OFF, w, False)
+        for n in mm.nbrs[h]:
+            if n in nodes:
+                differ = s.level[h] > 0 and s.level[n] > 0 and s.terrain[h] != s.terrain[n]
+                arrive(c, 0 if wild else int(differ), n, w)
+    return {h for h, _, _ in best if h != OFF}
+
+
 def build_reach(m: cp_model.CpModel, b: Board) -> Reach:
     s = b.s
     nodes = walkable(b)
@@ -151,11 +195,13 @@ def build_reach(m: cp_model.CpModel, b: Board) -> Reach:
     cost = _step_costs(m, b, node_set)
     r = Reach(B)
     for h in s.developers(s.to_move):
-        r.systems[h] = _system(m, b, h, nodes, cost, B, top)
+        near = within_budget(b, h, node_set)
+        r.systems[h] = _system(m, b, h, [x for x in nodes if x in near], cost, B, top)
     off = s.players[s.to_move].developers_off
     r.entries = min(off, b.budget)
     if r.entries:
-        r.systems[OFF] = _system(m, b, OFF, nodes, cost, B, top)
+        near = within_budget(b, OFF, node_set)
+        r.systems[OFF] = _system(m, b, OFF, [x for x in nodes if x in near], cost, B, top)
     return r
 
 
