@@ -217,3 +217,15 @@ def test_model_engine_answers_the_turn_played_on_planner_38_at_137() -> None:
     s = replay_file(path, 137).state
     r = solve_model(s, 10)
     assert r.best >= 10, r.line_text
+
+
+def test_r38_a_bare_ring_hex_a_tile_makes_land_may_hold_a_developer_of_the_ring() -> None:
+    """R26/R38 regression (seed 244, 2 AP on mini-b): a tile encloses pond D3 and makes D4 land;
+    a developer steps onto D4, and a second tile encloses pond C5, whose ring holds D4. D4 is an
+    irrigable hex of the ponds' water, and the model once left such hexes off the rings."""
+    s = position(244, 2)
+    line = "move E6 E4; tile C4v D4r; move E4 D4; tile B5v C6r"
+    out, _ = replay(s, [parse_action(a) for a in line.split("; ")])
+    assert out.points == 6
+    b, _, _ = model_bound(s, 30, workers=1)
+    assert b.points is not None and b.points >= 6

@@ -137,7 +137,10 @@ def pond_points(m: cp_model.CpModel, b: Board, r: Reach, d: Devs) -> LinearExpr:
                             m.add(e == 0)
                     else:
                         m.add(e <= land)
+        # Hexes a pond of the cluster may have on its ring at its enclosure: the land around
+        # the cluster and the irrigable hexes in it, which a tile may make land (R38).
         ring_all = {n for g in cl for n in nbrs[g] if n not in cl}
+        ring_all |= {g for g in cl if not s.irrigated[g]}
         levels = max((b.max_level(h) for h in ring_all), default=0)
         if levels == 0:
             continue
