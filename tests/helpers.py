@@ -14,9 +14,11 @@ Two ways to build a position:
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import random
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from core.actions import RICE, VILLAGE, Action, parse_action, parse_actions
@@ -191,3 +193,13 @@ def random_line(players: int, seed: int, n_actions: int, play_seed: int | None =
         s.push(a)
         line.append(str(a))
     return line
+
+
+def aio(fn: Callable[..., Awaitable[None]]) -> Callable[..., None]:
+    """Run an async Pilot test in its own event loop (no pytest-asyncio needed)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: object, **kwargs: object) -> None:
+        asyncio.run(fn(*args, **kwargs))
+
+    return wrapper

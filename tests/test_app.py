@@ -7,8 +7,6 @@ app acted, so a key that did nothing fails the test.
 from __future__ import annotations
 
 import asyncio
-import functools
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ import pytest
 from core.actions import Enter, Move, Palace, Tile, parse_action
 from core.hexmap import parse_hex
 from core.state import GameState
+from tests.helpers import aio
 from tui.app import create_app
 from tui.saves import Game, load_game
 from tui.screens.game import GameScreen
@@ -23,15 +22,6 @@ from tui.screens.handover import HandOverScreen
 
 SIZE = (120, 40)
 
-
-def aio(fn: Callable[..., Awaitable[None]]) -> Callable[..., None]:
-    """Run an async Pilot test in its own event loop (no pytest-asyncio needed)."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: object, **kwargs: object) -> None:
-        asyncio.run(fn(*args, **kwargs))
-
-    return wrapper
 
 
 @pytest.fixture(autouse=True)

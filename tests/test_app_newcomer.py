@@ -7,11 +7,8 @@ puzzles, so the tests stay fast.
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import os
 import re
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -20,6 +17,7 @@ from rich.segment import Segment
 from core.actions import parse_actions
 from core.hexmap import parse_hex
 from tests.festival_positions import city_position
+from tests.helpers import aio
 from tui.app import create_app, puzzle_dir
 from tui.saves import Game
 from tui.screens.dialogs import ChoiceDialog, MessageScreen, VerdictDialog
@@ -29,13 +27,6 @@ from tui.screens.puzzle import PuzzleScreen
 
 SIZE = (120, 40)
 
-
-def aio(fn: Callable[..., Awaitable[None]]) -> Callable[..., None]:
-    @functools.wraps(fn)
-    def wrapper(*args: object, **kwargs: object) -> None:
-        asyncio.run(fn(*args, **kwargs))
-
-    return wrapper
 
 
 @pytest.fixture(autouse=True)
