@@ -58,12 +58,12 @@ def build_turn_model(s: GameState) -> TurnModel:
     ponds = pond_points(m, b, r, d)
     anchors = palace_anchors(m, b, r, d)
     fest, draws_ap = festival_points(m, b, r, d, anchors)
-    ap = (b.tiles_ap + sum(b.irr.values()) + sum(d.cost) + draws_ap  # type: ignore[operator]
+    ap = (b.tiles_ap + sum(b.irr.values()) + sum(d.cost) + draws_ap
           + sum(a.actions for a in anchors))
     m.add(ap <= s.turn.ap + token)
     if s.obligation_pending() and s.find_placement(budget) is not None:
         m.add(b.n_tiles >= 1)  # R8: a tile is owed and one fits
-    points = ponds + sum(a.points for a in anchors) + fest  # type: ignore[operator]
+    points = ponds + sum(a.points for a in anchors) + fest
     m.maximize(points)
     return TurnModel(m, b, r, d, points, ap, token)
 

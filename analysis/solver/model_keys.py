@@ -90,10 +90,10 @@ def snapshot(m: cp_model.CpModel, b: Board, r: Reach, d: Devs, name: str,
         on = sum(here)
         m.add(on <= 1)
         if not isinstance(ok, int):
-            m.add(on <= ok)  # type: ignore[operator]
+            m.add(on <= ok)
         land = b.land(h)
         if not isinstance(land, int):
-            m.add(on <= land)  # type: ignore[operator]
+            m.add(on <= land)
         snap.on[h] = on
     for ps in by_dev.values():
         if len(ps) > 1:
@@ -127,7 +127,7 @@ def beats(m: cp_model.CpModel, mine: list[LinearExpr], theirs: list[LinearExpr |
     ws = []
     for lv in range(n, 0, -1):
         w = m.new_bool_var(f"{name}_at{lv}")
-        at_least(m, mine[lv - 1], theirs[lv - 1] + 1, w)  # type: ignore[operator]
+        at_least(m, mine[lv - 1], theirs[lv - 1] + 1, w)
         for hi in range(lv + 1, n + 1):
             at_least(m, mine[hi - 1], theirs[hi - 1], w)
         ws.append(w)
@@ -142,7 +142,7 @@ def at_least(m: cp_model.CpModel, a: LinearExpr | int, b: LinearExpr | int,
         if a < b:
             m.add(lit == 0)
         return
-    m.add(a >= b).only_enforce_if(lit)  # type: ignore[operator]
+    m.add(a >= b).only_enforce_if(lit)
 
 
 def counts_of(levels_of: list[tuple[int, LinearExpr | int]], levels: int) -> list[LinearExpr | int]:
@@ -150,7 +150,7 @@ def counts_of(levels_of: list[tuple[int, LinearExpr | int]], levels: int) -> lis
     out: list[LinearExpr | int] = []
     for lv in range(1, levels + 1):
         terms = [p for l0, p in levels_of if l0 >= lv]
-        out.append(sum(terms) if terms else 0)  # type: ignore[arg-type]
+        out.append(sum(terms) if terms else 0)
     return out
 
 

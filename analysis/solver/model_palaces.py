@@ -120,7 +120,7 @@ def closure(m: cp_model.CpModel, b: Board, hexes: list[int], name: str) -> dict[
     for h in hexes:
         for n in s.map.nbrs[h]:
             if n in inn:
-                m.add(inn[n] >= inn[h] - b.cov(n))  # type: ignore[operator]
+                m.add(inn[n] >= inn[h] - b.cov(n))
     return inn
 
 
@@ -168,14 +168,14 @@ def _event(m: cp_model.CpModel, b: Board, r: Reach, d: Devs, a: Anchor, name: st
     ev = m.new_bool_var(name)
     vv = {v: m.new_bool_var(f"{name}_value{v}") for v in values}
     m.add(sum(vv.values()) == ev)
-    m.add(sum(v * x for v, x in vv.items()) <= size)  # type: ignore[operator]
+    m.add(sum(v * x for v, x in vv.items()) <= size)
     zone: dict[int, LinearExpr | int] = {h: 1 for h in a.hexes if h != a.palace}
     zone.update(a.joins.zone)
     levels = _levels(b, zone, a.hexes)
     inn = closure(m, b, a.hexes, name)
     for h, sd in seed.items():
         if h in inn:
-            m.add(inn[h] >= sd)  # type: ignore[operator]
+            m.add(inn[h] >= sd)
     if forbid_in >= 0:
         m.add(inn[forbid_in] == 0)
     snap = snapshot(m, b, r, d, name, zone, levels, village=True)
@@ -211,7 +211,7 @@ def palace_anchors(m: cp_model.CpModel, b: Board, r: Reach, d: Devs) -> list[Anc
         if len(mem) < 10 or ph >= 0:
             others = [v for v in villages if v is not mem]
             a.joins = _joins(m, b, set(mem), others, f"g{gi}")
-        size = len(mem) + a.joins.size  # type: ignore[operator]
+        size = len(mem) + a.joins.size
         events: list[tuple[cp_model.IntVar, dict[int, cp_model.IntVar]]] = []
         if ph < 0:
             vals = [v for v in VALUES if supply[v] > 0]
@@ -303,12 +303,12 @@ def festival_points(m: cp_model.CpModel, b: Board, r: Reach, d: Devs, anchors: l
         fp = m.new_int_var(0, 5, f"festival_{ai}_points")
         m.add(fp <= 5 * f)
         if a.palace < 0 or s.fest[a.palace]:
-            m.add(f <= a.change)  # type: ignore[operator]  # R30, R35: a new value first
+            m.add(f <= a.change)  # R30, R35: a new value first
         # R34 alone: half the value after the turn's change.
-        m.add(2 * fp <= a.value - a.value * a.change + a.new_value)  # type: ignore[operator]
+        m.add(2 * fp <= a.value - a.value * a.change + a.new_value)
         pts.append(fp)
         here = [snap.on[h] for h in zone if h in snap.on]
-        m.add(sum(here) >= f) if here else m.add(f == 0)  # type: ignore[arg-type]
+        m.add(sum(here) >= f) if here else m.add(f == 0)
         rivals = _rival_hexes(b, options, a.hexes)
         if rivals:
             inn = closure(m, b, a.hexes, f"festival{ai}")

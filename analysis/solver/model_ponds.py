@@ -126,10 +126,10 @@ def pond_points(m: cp_model.CpModel, b: Board, r: Reach, d: Devs) -> LinearExpr:
                 m.add(e <= wet)
             for n in nbrs[g]:
                 if n in cl:
-                    dry = b.land(n) + b.irrigated(n)  # type: ignore[operator]
+                    dry = b.land(n) + b.irrigated(n)
                     m.add(e <= dry)
                     wn = b.irrigated(n)
-                    m.add(enc[n] >= e + wn - 1)  # type: ignore[operator]
+                    m.add(enc[n] >= e + wn - 1)
                 else:
                     land = b.land(n)
                     if isinstance(land, int):

@@ -82,7 +82,7 @@ def _step_costs(m: cp_model.CpModel, b: Board, nodes: set[int]) -> dict[tuple[in
             (vu, ru), (vv, rv) = terr[u], terr[v]
             lows = [1 - vu - rv, 1 - ru - vv]  # u rice only and v village only, or the reverse
             if all(isinstance(x, int) for x in lows):
-                c: object = int(max(lows) > 0)  # type: ignore[call-overload]
+                c: object = int(max(lows) > 0)
             else:
                 c = m.new_bool_var(f"step_cost_{u}_{v}")
                 for x in lows:
@@ -132,7 +132,7 @@ def _system(m: cp_model.CpModel, b: Board, src: int, nodes: list[int], cost: dic
             p = m.new_bool_var(f"pred_{src}_{u}_{v}")
             m.add(p <= lab.reach[u])
             c = cost[u, v]
-            m.add(lab.label[v] >= lab.label[u] + 1 + B * c).only_enforce_if(p)  # type: ignore[operator]
+            m.add(lab.label[v] >= lab.label[u] + 1 + B * c).only_enforce_if(p)
             preds.append(p)
         if mm.edge_cost(v):  # entering from the supply (R26)
             p = m.new_bool_var(f"enter_{src}_{v}")
