@@ -229,3 +229,28 @@ def test_r38_a_bare_ring_hex_a_tile_makes_land_may_hold_a_developer_of_the_ring(
     assert out.points == 6
     b, _, _ = model_bound(s, 30, workers=1)
     assert b.points is not None and b.points >= 6
+
+
+def test_r20_r28_a_palace_in_a_village_of_this_turns_cells_is_a_solution() -> None:
+    """R20/R28 on mini-b, 4 AP: two village singles make a new village beside the mover's
+    developer, he steps in and builds a 2 there (1 point, the line replays). The model must
+    admit that line: its new-village event is feasible with exactly those two tiles."""
+    from core.state import GameState
+    from tests.helpers import lay, put_dev
+
+    s = GameState.new(2, seed=0, map_spec=MINI_B)
+    s.to_move = 0
+    lay(s, "F3r")
+    put_dev(s, "F3", 0)
+    s.irrigation_supply, s.triples, s.turn.ap, s.turn.token_used = 0, 0, 4, True
+    line = [parse_action(a) for a in ("tile E3v", "tile E4v", "move F3 E3", "palace E4 2")]
+    assert replay(s, line)[0].points == 1
+    tm = build_turn_model(s)
+    m, b = tm.model, tm.board
+    for text in ("tile E3v", "tile E4v"):
+        k = next(k for k, p in enumerate(b.placements) if p.tile == parse_action(text))
+        m.add(b.y[k, 0] == 1)
+    m.add(b.n_tiles == 2)
+    names = {v.name: i for i, v in enumerate(m.Proto().variables)}
+    m.add(m.get_int_var_from_proto_index(names["new_village"]) == 1)
+    assert cp_model.CpSolver().solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)

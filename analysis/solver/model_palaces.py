@@ -208,9 +208,8 @@ def palace_anchors(m: cp_model.CpModel, b: Board, r: Reach, d: Devs) -> list[Anc
         ph = g.palace[gi]
         a = Anchor(list(mem), ph, s.palace[ph] if ph >= 0 else 0)
         out.append(a)
-        if len(mem) < 10 or ph >= 0:
-            others = [v for v in villages if v is not mem]
-            a.joins = _joins(m, b, set(mem), others, f"g{gi}")
+        others = [v for v in villages if v is not mem]
+        a.joins = _joins(m, b, set(mem), others, f"g{gi}")
         size = len(mem) + a.joins.size
         events: list[tuple[cp_model.IntVar, dict[int, cp_model.IntVar]]] = []
         if ph < 0:
@@ -244,10 +243,58 @@ def palace_anchors(m: cp_model.CpModel, b: Board, r: Reach, d: Devs) -> list[Anc
                 pts.append(v // 2 * x)
         a.points = sum(pts) if pts else 0
         a.actions = sum(ev for ev, _ in events) if events else 0
+    fresh = _new_village(m, b, r, d, used)
+    if fresh is not None:
+        out.append(fresh)
     for v, xs in used.items():
         if len(xs) > supply[v]:
             m.add(sum(xs) <= supply[v])
     return out
+
+
+def _new_village(m: cp_model.CpModel, b: Board, r: Reach, d: Devs,
+                 used: dict[int, list[cp_model.IntVar]]) -> Anchor | None:
+    """A palace in a village made of this turn's village cells only (R20, R28): two cells at
+    least (a tile each), a developer walking in and the palace, so 4 AP at least and one such
+    village a turn. No opponent can stand on a cell laid this turn (R11), so one developer of
+    the mover holds it. Cells next to a village now would join it: counting them here too only
+    allows more."""
+    s = b.s
+    cells = [h for h in b.vcell if s.terrain[h] != VILLAGE or s.level[h] == 0]
+    vals = [v for v in VALUES if s.palace_supply[v] > 0 and v <= b.budget - 2]
+    if b.budget < 4 or len(cells) < 2 or not vals:
+        return None
+    ev = m.new_bool_var("new_village")
+    sel = {h: m.new_bool_var(f"new_village_cell_{h}") for h in cells}
+    root = {h: m.new_bool_var(f"new_village_site_{h}") for h in cells}
+    lab = {h: m.new_int_var(0, len(cells), f"new_village_label_{h}") for h in cells}
+    m.add(sum(root.values()) == ev)
+    for h in cells:
+        m.add(sel[h] <= sum(b.vcell[h]))
+        m.add(sel[h] >= root[h])
+        m.add(sel[h] <= ev)
+        pr = []
+        for u in s.map.nbrs[h]:
+            if u in sel:
+                p = m.new_bool_var(f"new_village_edge_{u}_{h}")
+                m.add(p <= sel[u])
+                m.add(lab[h] >= lab[u] + 1).only_enforce_if(p)
+                pr.append(p)
+        m.add(sum(pr) + root[h] >= sel[h])
+    vv = {v: m.new_bool_var(f"new_village_value{v}") for v in vals}
+    m.add(sum(vv.values()) == ev)
+    m.add(sum(v * x for v, x in vv.items()) <= sum(sel.values()))
+    zone: dict[int, LinearExpr | int] = dict(sel)
+    snap = snapshot(m, b, r, d, "new_village", zone, max(b.max_level(h) for h in cells),
+                    village=True)
+    m.add(sum(snap.on.values()) >= ev) if snap.on else m.add(ev == 0)
+    a = Anchor([], -1, 0)
+    a.joins = _Joins(0, zone)
+    a.change, a.new_value, a.site, a.actions = ev, sum(v * x for v, x in vv.items()), root, ev
+    a.points = sum(v // 2 * x for v, x in vv.items())
+    for v, x in vv.items():
+        used[v].append(x)
+    return a
 
 
 def _draw_options(b: Board) -> list[tuple[int, list[str], str | None]]:
