@@ -171,10 +171,13 @@ def _tell(report: Reporter, best: tuple[Outcome, list[Action]] | None) -> None:
         report(best[0].points, best[1])
 
 
-def _stderr_log(line: str) -> None:
+def log_to_stderr(solver: cp_model.CpSolver) -> None:
+    """CP-SAT's search log on stderr (``--verbose``): stdout may be carrying JSON."""
     import sys
 
-    print(line, file=sys.stderr, flush=True)
+    solver.parameters.log_search_progress = True
+    solver.parameters.log_to_stdout = False
+    solver.log_callback = lambda line: print(line, file=sys.stderr, flush=True)
 
 
 def solve_cpsat(state: GameState, time_limit: float | None = None, report: Reporter | None = None,
@@ -209,9 +212,7 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         if verbose:
-            solver.parameters.log_search_progress = True
-            solver.parameters.log_to_stdout = False
-            solver.log_callback = _stderr_log
+            log_to_stderr(solver)
         if dl.end is not None:
             solver.parameters.max_time_in_seconds = max(0.05, dl.end - dl.start - dl.elapsed())
         status = solver.solve(m)

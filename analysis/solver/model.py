@@ -82,12 +82,10 @@ def model_bound(s: GameState, time_limit: float | None, workers: int = 2,
     tm = build_turn_model(s)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
-    if log:  # CP-SAT's own log, on stderr: stdout may be carrying JSON
-        from analysis.solver.cpsat import _stderr_log
+    if log:
+        from analysis.solver.cpsat import log_to_stderr
 
-        solver.parameters.log_search_progress = True
-        solver.parameters.log_to_stdout = False
-        solver.log_callback = _stderr_log
+        log_to_stderr(solver)
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = max(0.05, time_limit)
     status = solver.solve(tm.model)
