@@ -183,7 +183,7 @@ def solve_model(state: GameState, time_limit: float | None = None,
             best = (o, line)
             rep(o.points, line)
     fits = model_fits(s)
-    first = solve_cpsat(s, _left(dl, 0.3 if fits else 0.95), report=rep)
+    first = solve_cpsat(s, _left(dl, 0.3 if fits else 0.95), report=rep, verbose=verbose)
     o = replay(s, first.line)[0]
     if best is None or o > best[0] or first.optimal:
         best = (o, first.line)
