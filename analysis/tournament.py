@@ -20,7 +20,7 @@ from typing import Any
 from analysis.parallel import Outcome, run_parallel
 from analysis.players import make_player
 from core.errors import KratonError
-from core.state import GameState
+from core.game import Game
 
 MAX_ACTIONS = 20_000  # a guard against a player that never ends its turn
 STALL_ROUNDS = 3  # rounds without any tile placed before a game is adjudicated (see below)
@@ -48,7 +48,7 @@ class GameResult:
     think: list[float]  # seconds each seat spent choosing
     history: list[list[int]] = field(default_factory=list)  # scores after every turn
     movers: list[int] = field(default_factory=list)  # who played each of those turns
-    adjudicated: bool = False  # ended by the stall rule, not by R40 (see ``adjudicate``)
+    adjudicated: bool = False  # ended by the stall rule, not by R40 (``core.game.Game.adjudicate``)
 
 
 def seatings(players: Sequence[str], games: int, seed: int) -> list[GameSpec]:
@@ -59,57 +59,37 @@ def seatings(players: Sequence[str], games: int, seed: int) -> list[GameSpec]:
     ]
 
 
-def adjudicate(s: GameState, mover: int) -> None:
-    """Tournament rule for a stalled game (not in the rule book): three-space tiles remain, but
-    for ``STALL_ROUNDS`` rounds no tile could be placed, because developers block every flat
-    spot and nobody moves them (players holding positions never need to). R40 would never end
-    such a game, so it is ended the way ``core.endgame`` ends a board where no tile fits ever
-    again: as if ``mover``'s turn, just finished, had used the last three-space tile (his final
-    count now; each other player one more turn, then his count, R40/R41)."""
-    from core.scoring import final_count
-
-    n = s.n_players
-    s.players[mover].score += final_count(s)[mover]
-    s.players[mover].final_counted = True
-    s.last_round = [(mover + i) % n for i in range(2, n)]  # to_move is mover + 1 already
-
-
 def play_game(spec: GameSpec) -> GameResult:
-    """Play one complete game; R40's end and R41's final counts are the engine's."""
-    s = GameState.new(len(spec.seats), seed=spec.seed)
+    """Play one complete game through the game session (``core.game.Game``); R40's end and
+    R41's final counts are the engine's. A stalled game — three-space tiles left, but no tile
+    placed for ``STALL_ROUNDS`` rounds, because developers block every flat spot and nobody
+    moves them — is ended by ``Game.adjudicate`` (a tournament rule, ``core.endgame``)."""
+    g = Game.new(len(spec.seats), seed=spec.seed, seats=list(spec.seats))
     bots = [make_player(name, spec.seed * 10 + i) for i, name in enumerate(spec.seats)]
     think = [0.0] * len(bots)
-    history: list[list[int]] = [[0] * len(bots)]
-    movers: list[int] = []
     start = time.perf_counter()
-    actions = 0
     idle = 0  # turns in a row without a tile
-    adjudicated = False
-    while not s.is_terminal():
-        if actions >= MAX_ACTIONS:
+    while not g.is_terminal():
+        if len(g.actions) >= MAX_ACTIONS:
             raise KratonError(f"game {spec.index} did not end within {MAX_ACTIONS} actions (R40)")
-        who = s.current_player()
-        mover = s.to_move
-        tiles = len(s.tiles)
+        who, turns, tiles = g.current_player(), g.turns, len(g.state.tiles)
         t0 = time.perf_counter()
-        a = bots[who].choose(s)
+        a = bots[who].choose(g.state)
         think[who] += time.perf_counter() - t0
-        s.push(a)
-        actions += 1
-        idle = 0 if len(s.tiles) > tiles else idle
-        if s.to_move != mover or s.is_terminal():
-            history.append([p.score for p in s.players])
-            movers.append(mover)
+        g.apply_action(a)
+        idle = 0 if len(g.state.tiles) > tiles else idle
+        if g.turns > turns:
             idle += 1
+            s = g.state
             if (idle >= STALL_ROUNDS * s.n_players and s.last_round is None
                     and not s.is_terminal() and s.festival is None):
-                adjudicate(s, mover)
-                adjudicated = True
-    scores = [p.score for p in s.players]
-    top = max(scores)
-    return GameResult(spec.index, spec.seed, list(spec.seats), scores,
-                      [i for i, v in enumerate(scores) if v == top], len(movers), actions,
-                      time.perf_counter() - start, think, history, movers, adjudicated)
+                g.adjudicate()
+    spans = [t for t in g.turn_spans() if t.complete or g.is_terminal()]
+    scores = [p.score for p in g.state.players]
+    history = [list(g.scores_at(0))] + [list(t.after) for t in spans]
+    return GameResult(spec.index, spec.seed, list(spec.seats), scores, g.winners(), len(spans),
+                      len(g.actions), time.perf_counter() - start, think, history,
+                      [t.player for t in spans], g.adjudication is not None)
 
 
 def run_tournament(

@@ -36,4 +36,20 @@ def no_tile_can_ever_be_placed(s: GameState) -> bool:
     return True
 
 
-__all__ = ["no_tile_can_ever_be_placed"]
+def adjudicate_stall(s: GameState, mover: int) -> None:
+    """Tournament rule for a stalled game (not in the rule book): three-space tiles remain, but
+    for rounds no tile could be placed, because developers block every flat spot and nobody
+    moves them (players holding positions never need to). R40 would never end such a game, so
+    it is ended the way ``no_tile_can_ever_be_placed`` ends a board where no tile fits ever
+    again: as if ``mover``'s turn, just finished, had used the last three-space tile (his final
+    count now; each other player one more turn, then his count, R40/R41). Applied through
+    ``core.game.Game.adjudicate``, which the record keeps."""
+    from core.scoring import final_count
+
+    n = s.n_players
+    s.players[mover].score += final_count(s)[mover]
+    s.players[mover].final_counted = True
+    s.last_round = [(mover + i) % n for i in range(2, n)]  # to_move is mover + 1 already
+
+
+__all__ = ["adjudicate_stall", "no_tile_can_ever_be_placed"]

@@ -1,19 +1,24 @@
-"""A game API in the style of OpenSpiel over ``GameState``, for the app, computer players and
-scripts alike: ``current_player``, ``legal_actions``, ``apply_action``, ``is_terminal``,
-``returns``, and ``observation`` — the state restricted to what one player may see (R44).
+"""The one game session: a game in the style of OpenSpiel over ``GameState``, with its history.
 
-``Game`` also remembers its start position and counts turns, so it can write a game record
-(``core.record``). ``play_random_game`` plays a complete game with random legal players.
+``Game`` is what the app, the tournament, the puzzle miner, ``kraton replay`` and the review
+drive: ``current_player``, ``legal_actions``, ``apply_action``, ``is_terminal``, ``returns``
+(OpenSpiel), plus what a game needs beyond a position — the start position, who took each
+action, turn boundaries, every player's score after each action and turn, undo and redo, the
+position after any number of actions (``state_at``, without touching the live state), the seats
+(human or which computer player), comments and per-turn evaluations, and the stall
+adjudication of a tournament. ``record()`` / ``Game.from_record`` write and read it as a
+``java-game`` record (``core.record``).
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from core.actions import Action, End, Festival, parse_action
 from core.errors import KratonError
+from core.observation import as_seen_by, determinize, observation
 from core.position import position_from_dict, position_to_dict
 from core.state import GameState
 
@@ -23,22 +28,66 @@ if TYPE_CHECKING:
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
 MAX_ACTIONS = 20000  # a safety stop for automatic play; real games take about 1,000 actions
 POLICIES = ("uniform", "kinds", "festive")
+CHECKPOINT = 64  # ``state_at`` keeps a copy of the position every this many actions
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of the game and what it did."""
+
+    action: Action
+    player: int  # who took it: the mover, or a bidder during a festival (R32)
+    mover: int  # whose turn it belongs to
+    turn: int  # 0-based index of that turn
+    scores: tuple[int, ...]  # every player's score after it
+
+
+@dataclass(frozen=True)
+class TurnSpan:
+    """One turn: the actions ``first .. end-1`` (0-based, ``game.actions[first:end]``)."""
+
+    index: int  # 0-based; "turn index + 1" in what users read
+    player: int  # whose turn
+    first: int
+    end: int
+    before: tuple[int, ...]  # scores when it started
+    after: tuple[int, ...]  # scores after its last action
+    complete: bool  # ended with ``end`` or a resolved festival (R9, R30)
+
+    @property
+    def points(self) -> int:
+        """What the player whose turn it was scored in it."""
+        return self.after[self.player] - self.before[self.player]
+
+    @property
+    def deltas(self) -> tuple[int, ...]:
+        return tuple(a - b for a, b in zip(self.after, self.before))
 
 
 class Game:
     """One game from a start position; every action goes through ``apply_action``."""
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState, seats: list[str | None] | None = None,
+                 tags: dict[str, str] | None = None) -> None:
         self.start = position_to_dict(state)
+        self.base_dir: str | None = None  # where a map given as a relative path is found
         self.state = state
+        self.steps: list[Step] = []
         self.actions: list[Action] = []
         self.turns = 0  # completed turns (each ends with ``end`` or a resolved festival, R9)
         self.festivals = 0  # festivals resolved
+        self.seats: list[str | None] = list(seats) if seats else [None] * state.n_players
+        self.tags: dict[str, str] = dict(tags or {})
+        self.comments: dict[int, str] = {}  # action number (1-based) -> comment
+        self.evaluations: dict[int, dict[str, Any]] = {}  # turn number (1-based) -> evaluation
+        self.adjudication: tuple[int, int] | None = None  # (after N actions, mover), see adjudicate
+        self._redo: list[Action] = []
+        self._checkpoints: dict[int, GameState] = {}
 
     @classmethod
     def new(cls, n_players: int = 4, seed: int = 0, names: list[str] | None = None,
-            map_spec: str = "java-centre") -> Game:
-        return cls(GameState.new(n_players, seed=seed, names=names, map_spec=map_spec))
+            map_spec: str = "java-centre", seats: list[str | None] | None = None) -> Game:
+        return cls(GameState.new(n_players, seed=seed, names=names, map_spec=map_spec), seats)
 
     # ------------------------------------------------------------------ OpenSpiel-style
     def current_player(self) -> int:
@@ -50,14 +99,25 @@ class Game:
         return list(self.state.legal_actions())
 
     def apply_action(self, action: Action | str) -> None:
-        """Apply an action (or its text); raises IllegalAction / NotationError (ValueErrors)."""
+        """Apply an action (or its text); raises IllegalAction / NotationError (ValueErrors).
+        A new action drops what ``undo`` took back, unless it is the action ``redo`` would play."""
         a = parse_action(action) if isinstance(action, str) else action
-        in_festival = self.state.festival is not None or isinstance(a, Festival)
-        self.state.push(a)
+        self._push(a)
+        if self._redo and self._redo[-1] == a:
+            self._redo.pop()
+        else:
+            self._redo.clear()
+
+    def _push(self, a: Action) -> None:
+        s = self.state
+        player, mover = s.current_player(), s.to_move
+        in_festival = s.festival is not None or isinstance(a, Festival)
+        s.push(a)
+        self.steps.append(Step(a, player, mover, self.turns, tuple(p.score for p in s.players)))
         self.actions.append(a)
         if isinstance(a, End):
             self.turns += 1
-        elif in_festival and self.state.festival is None:
+        elif in_festival and s.festival is None:
             self.turns += 1  # the festival ended the turn (R30)
             self.festivals += 1
 
@@ -74,74 +134,129 @@ class Game:
         best = max(scores)
         return [i for i, sc in enumerate(scores) if sc == best]
 
-    def clone(self) -> Game:
-        g = Game.__new__(Game)
-        g.start, g.state = self.start, self.state.copy()
-        g.actions, g.turns, g.festivals = list(self.actions), self.turns, self.festivals
-        return g
-
     def observation(self, player: int) -> dict[str, Any]:
-        """The position as ``player`` may see it (R44); see ``observation``."""
+        """The position as ``player`` may see it (R44); see ``core.observation``."""
         return observation(self.state, player)
 
+    # ------------------------------------------------------------------ history
+    def undo(self) -> Action:
+        """Take back the last action (``redo`` plays it again). Refused before the first action
+        and across a stall adjudication, which is not an action."""
+        if not self.steps:
+            raise KratonError("nothing to undo: the game is at its start position")
+        if self.adjudication is not None and self.adjudication[0] >= len(self.steps):
+            raise KratonError("the stall adjudication cannot be undone (tournament rule)")
+        step = self.steps.pop()
+        self.actions.pop()
+        self.state.pop()
+        if self.turns > step.turn:
+            self.turns = step.turn
+            if not isinstance(step.action, End):
+                self.festivals -= 1
+        self._redo.append(step.action)
+        n = len(self.steps)
+        self._checkpoints = {k: v for k, v in self._checkpoints.items() if k <= n}
+        return step.action
+
+    def redo(self) -> Action:
+        """Play again the last action taken back."""
+        if not self._redo:
+            raise KratonError("nothing to redo")
+        a = self._redo[-1]
+        self._push(a)
+        self._redo.pop()
+        return a
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def scores_at(self, n: int) -> tuple[int, ...]:
+        """Every player's score after the first ``n`` actions."""
+        if n == 0:
+            return tuple(int(p["score"]) for p in self.start["players"])
+        return self.steps[n - 1].scores
+
+    def turn_spans(self) -> list[TurnSpan]:
+        """The turns played so far, the last one possibly still in progress."""
+        spans: list[TurnSpan] = []
+        first = 0
+        for i, st in enumerate(self.steps):
+            last = i + 1 == len(self.steps)
+            if last or self.steps[i + 1].turn != st.turn:
+                spans.append(TurnSpan(st.turn, st.mover, first, i + 1, self.scores_at(first),
+                                      st.scores, st.turn < self.turns))
+                first = i + 1
+        return spans
+
+    def score_history(self) -> list[tuple[int, ...]]:
+        """Scores at the start and after each completed turn (the score chart's points)."""
+        return [self.scores_at(0)] + [t.after for t in self.turn_spans() if t.complete]
+
+    def state_at(self, n: int) -> GameState:
+        """A copy of the position after the first ``n`` actions; the live state is untouched."""
+        if not 0 <= n <= len(self.steps):
+            raise KratonError(f"the game has {len(self.steps)} actions, not {n}")
+        if n == len(self.steps):
+            return self.state.copy()
+        from core.endgame import adjudicate_stall
+
+        k = max((c for c in self._checkpoints if c <= n), default=0)
+        s = (self._checkpoints[k] if k else self._start_state()).copy()
+        for i in range(k, n):
+            s.push(self.actions[i])
+            if self.adjudication is not None and self.adjudication[0] == i + 1:
+                adjudicate_stall(s, self.adjudication[1])
+            if (i + 1) % CHECKPOINT == 0 and i + 1 not in self._checkpoints:
+                self._checkpoints[i + 1] = s.copy()
+        return s
+
+    def _start_state(self) -> GameState:
+        return position_from_dict(self.start, self.base_dir)
+
+    # ------------------------------------------------------------------ tournaments
+    def adjudicate(self) -> None:
+        """End a stalled game (tournament rule, ``core.endgame.adjudicate_stall``) after the
+        turn just finished; the record keeps it so the game replays to the same result."""
+        from core.endgame import adjudicate_stall
+
+        mover = self.steps[-1].mover if self.steps else (self.state.to_move - 1) % self.state.n_players
+        adjudicate_stall(self.state, mover)
+        self.adjudication = (len(self.steps), mover)
+        self._redo.clear()
+
+    # ------------------------------------------------------------------ records
+    def copy(self) -> Game:
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.state = self.state.copy()
+        g.steps, g.actions, g._redo = list(self.steps), list(self.actions), list(self._redo)
+        g.seats, g.tags = list(self.seats), dict(self.tags)
+        g.comments, g.evaluations = dict(self.comments), {k: dict(v) for k, v in self.evaluations.items()}
+        g._checkpoints = dict(self._checkpoints)
+        return g
+
+    clone = copy
+
     def record(self, tags: dict[str, str] | None = None) -> GameRecord:
-        from core.record import GameRecord
+        """The game as a ``java-game`` record, with its seats, comments and evaluations."""
+        from core.record import GameRecord, seats_tag
 
-        return GameRecord(self.start, list(self.actions), dict(tags or {}))
+        t = dict(self.tags)
+        if any(self.seats):
+            t["players"] = seats_tag(self.seats)
+        t.update(tags or {})
+        ann: dict[str, Any] = {}
+        if self.comments:
+            ann["comments"] = {str(k): v for k, v in sorted(self.comments.items())}
+        if self.evaluations:
+            ann["evaluations"] = {str(k): v for k, v in sorted(self.evaluations.items())}
+        return GameRecord(self.start, list(self.actions), t, ann, adjudication=self.adjudication)
 
-
-def observation(s: GameState, player: int) -> dict[str, Any]:
-    """The position JSON with what ``player`` may not see removed (R44): opponents' hands become
-    ``"hand": null`` with ``"hand_size"``, the deck becomes ``"deck": null`` with ``"deck_size"``,
-    and the seed (which fixes every future reshuffle) is dropped. ``"viewer"`` names the player.
-    Cards played in a festival are open on the table and stay visible."""
-    if not 0 <= player < s.n_players:
-        raise KratonError(f"no player {player} in a {s.n_players}-player game")
-    d = position_to_dict(s)
-    for i, pd in enumerate(d["players"]):
-        if i != player:
-            pd["hand_size"] = len(pd["hand"])
-            pd["hand"] = None
-    d["cards"]["deck_size"] = len(d["cards"]["deck"])
-    d["cards"]["deck"] = None
-    d.pop("seed", None)
-    d.pop("reshuffles", None)
-    d["viewer"] = player
-    return d
-
-
-def determinize(view: dict[str, Any], rng: random.Random) -> GameState:
-    """A full-information state consistent with an observation: the unseen cards (opponents'
-    hands and the deck) dealt at random. For computer players that sample hidden information."""
-    from core.actions import CARD_KINDS
-
-    d = {k: v for k, v in view.items() if k != "viewer"}
-    d["players"] = [dict(p) for p in view["players"]]
-    d["cards"] = dict(view["cards"])
-    seen: Counter[str] = Counter(c for p in d["players"] if p["hand"] is not None for c in p["hand"])
-    seen += Counter(d["cards"]["discard"])
-    if d["cards"]["face_up"]:
-        seen[d["cards"]["face_up"]] += 1
-    if d.get("festival"):
-        seen += Counter(c for b in d["festival"]["bids"] for c in b)
-    unseen = [k for k in CARD_KINDS for _ in range(5 - seen[k])]
-    rng.shuffle(unseen)
-    for p in d["players"]:
-        if p["hand"] is None:
-            k = p.pop("hand_size")
-            p["hand"], unseen = unseen[:k], unseen[k:]
-    d["cards"].pop("deck_size", None)
-    d["cards"]["deck"] = unseen
-    d["seed"] = rng.randrange(1 << 31)
-    return position_from_dict(d)
-
-
-def as_seen_by(s: GameState, player: int, rng: random.Random) -> GameState:
-    """What ``player`` may analyse (R44): a full state with the opponents' hands and the deck
-    dealt at random from the cards he cannot see (his own hand, the face-up card, the discard
-    pile and cards played in a festival stay). Analysis on ``s`` itself would answer with
-    knowledge of hidden cards. A festival in progress is kept as it is."""
-    return determinize(observation(s, player), rng)
+    @classmethod
+    def from_record(cls, rec: GameRecord, base_dir: str | None = None) -> Game:
+        """Replay a record (``GameRecord.replay``)."""
+        return rec.replay(base_dir=base_dir)
 
 
 def random_action(s: GameState, rng: random.Random, policy: str = "uniform") -> Action:
@@ -180,4 +295,5 @@ def play_random_game(n_players: int = 4, seed: int = 0, policy: str = "uniform",
     return g
 
 
-__all__ = ["TERMINAL", "Game", "as_seen_by", "determinize", "observation", "play_random_game", "random_action"]
+__all__ = ["TERMINAL", "Game", "Step", "TurnSpan", "as_seen_by", "determinize", "observation",
+           "play_random_game", "random_action"]

@@ -16,7 +16,8 @@ gets its start position; ``load_any`` (the commands' reader) its current positio
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,12 @@ if TYPE_CHECKING:
 FORMAT = "java-game"
 # A game is a few hundred actions (~10 KB); the file limit of core.safefile bounds it anyway.
 MAX_ACTIONS = 100_000
+MAX_COMMENT = 2000  # characters of one comment
+HUMAN = "human"
+RECORD_KEYS = ("actions", "result", "tags", "annotations", "adjudication")
+EVALUATION_KEYS: dict[str, type | tuple[type, ...]] = {"best": int, "bound": int, "proved": bool, "line": str, "engine": str,
+                   "seconds": (int, float), "played": int, "mark": str, "player": int,
+                   "first": int, "end": int, "seen": str}
 
 
 class RecordError(KratonError):
@@ -42,6 +49,9 @@ class GameRecord:
     start: dict[str, Any]  # the start position as notation.md JSON
     actions: list[Action]
     tags: dict[str, str] = field(default_factory=dict)
+    annotations: dict[str, Any] = field(default_factory=dict)  # comments, evaluations (optional)
+    result: dict[str, Any] | None = None  # the stored ``result`` key, kept as read
+    adjudication: tuple[int, int] | None = None  # stall adjudication: (after N actions, mover)
 
     def start_state(self, base_dir: str | None = None) -> GameState:
         try:
@@ -51,12 +61,18 @@ class GameRecord:
 
     def replay(self, upto: int | None = None, base_dir: str | None = None,
                on_action: Callable[[int, Action, Game], None] | None = None) -> Game:
-        """Replay from the start (the first ``upto`` actions) and return a ``core.game.Game``;
-        ``on_action(i, action, game)`` runs after each. An illegal action is a RecordError naming
-        its number and rule."""
+        """Replay from the start (the first ``upto`` actions) and return a ``core.game.Game``
+        carrying the record's seats, tags and annotations; ``on_action(i, action, game)`` runs
+        after each. An illegal action is a RecordError naming its number and rule."""
         from core.game import Game
 
-        g = Game(self.start_state(base_dir))
+        g = Game(self.start_state(base_dir), parse_seats(self.tags.get("players", "")) or None,
+                 {k: v for k, v in self.tags.items() if k != "players"})
+        g.start, g.base_dir = self.start, base_dir
+        if len(g.seats) != g.state.n_players:
+            g.seats = [None] * g.state.n_players
+        g.comments = {int(k): v for k, v in self.annotations.get("comments", {}).items()}
+        g.evaluations = {int(k): v for k, v in self.annotations.get("evaluations", {}).items()}
         n = len(self.actions) if upto is None else upto
         if not 0 <= n <= len(self.actions):
             raise RecordError(f"the record has {len(self.actions)} actions, not {n}")
@@ -65,20 +81,48 @@ class GameRecord:
                 g.apply_action(a)
             except IllegalAction as e:
                 raise RecordError(f"action {i} of {len(self.actions)}: {e}") from None
+            if self.adjudication is not None and self.adjudication[0] == i:
+                g.adjudicate()
             if on_action is not None:
                 on_action(i, a, g)
         return g
 
     def to_dict(self, result: Game | None = None) -> dict[str, Any]:
-        """The record as JSON; ``result`` (a finished ``Game``) adds the result key."""
+        """The record as JSON; ``result`` (the replayed ``Game``) writes a fresh result key,
+        else the one read is kept. Keys keep their order, so a record loads and saves again
+        byte for byte."""
         d = dict(self.start)
         d["format"] = FORMAT
         d["actions"] = [str(a) for a in self.actions]
         if result is not None:
             d["result"] = result_of(result)
+        elif self.result is not None:
+            d["result"] = self.result
         if self.tags:
             d["tags"] = dict(self.tags)
+        if self.adjudication is not None:
+            d["adjudication"] = {"after": self.adjudication[0], "player": self.adjudication[1]}
+        if self.annotations:
+            d["annotations"] = self.annotations
         return d
+
+
+def seats_tag(seats: Sequence[str | None]) -> str:
+    """The ``players`` tag: who plays each seat, ``human`` or a computer player's name."""
+    return ",".join(c or HUMAN for c in seats)
+
+
+def parse_seats(text: str) -> list[str | None]:
+    """The ``players`` tag read back: ``human,planner,random`` or with counts, ``planner x4``;
+    None for a human seat, [] when the tag says nothing usable."""
+    seats: list[str | None] = []
+    for item in text.split(","):
+        m = re.fullmatch(r"\s*(\S*)\s*(?:[x×*]\s*(\d+))?\s*", item)
+        if m is None or int(m.group(2) or 1) > 4:
+            return []
+        name = m.group(1)
+        seats.extend([None if name in ("", HUMAN) else name] * int(m.group(2) or 1))
+    return seats
 
 
 def result_of(g: Game) -> dict[str, Any]:
@@ -112,8 +156,64 @@ def record_from_dict(d: Any) -> GameRecord:
     tags = d.get("tags") or {}
     if not isinstance(tags, dict):
         raise RecordError("tags: expected an object")
-    start = {k: v for k, v in d.items() if k not in ("actions", "result", "tags")}
-    return GameRecord(start, actions, {str(k): str(v) for k, v in tags.items()})
+    start = {k: v for k, v in d.items() if k not in RECORD_KEYS}
+    return GameRecord(start, actions, {str(k): str(v) for k, v in tags.items()},
+                      annotations_from(d.get("annotations"), len(actions)), res,
+                      adjudication_from(d.get("adjudication"), len(actions)))
+
+
+def _number_key(k: str, where: str, top: int | None) -> int:
+    if not (isinstance(k, str) and k.isascii() and k.isdigit() and len(k) <= 6):
+        raise RecordError(f"{where}: keys are action or turn numbers, got {shown(k)}")
+    n = int(k)
+    if n < 1 or (top is not None and n > top):
+        raise RecordError(f"{where}: {n} is not a number between 1 and {top}")
+    return n
+
+
+def annotations_from(a: Any, n_actions: int) -> dict[str, Any]:
+    """Check the optional ``annotations`` key (README, ``docs/java-game.schema.json``):
+    ``comments`` by action number, ``evaluations`` by turn number. Kept as read."""
+    if a is None:
+        return {}
+    if not isinstance(a, dict) or not set(a) <= {"comments", "evaluations"}:
+        raise RecordError("annotations: expected an object with 'comments' and/or 'evaluations'")
+    comments = a.get("comments", {})
+    if not isinstance(comments, dict):
+        raise RecordError("annotations.comments: expected an object (action number -> text)")
+    for k, v in comments.items():
+        _number_key(k, "annotations.comments", n_actions)
+        if not isinstance(v, str) or len(v) > MAX_COMMENT:
+            raise RecordError(f"annotations.comments.{k}: expected a text of at most {MAX_COMMENT} characters")
+    evals = a.get("evaluations", {})
+    if not isinstance(evals, dict):
+        raise RecordError("annotations.evaluations: expected an object (turn number -> evaluation)")
+    for k, v in evals.items():
+        _number_key(k, "annotations.evaluations", n_actions + 1)
+        if not isinstance(v, dict):
+            raise RecordError(f"annotations.evaluations.{k}: expected an object")
+        for field_, value in v.items():
+            want = EVALUATION_KEYS.get(field_)
+            if want is None:
+                raise RecordError(f"annotations.evaluations.{k}: unknown key {shown(field_)}"
+                                  f" (one of {', '.join(EVALUATION_KEYS)})")
+            bad_bool = isinstance(value, bool) and want is not bool
+            if bad_bool or not isinstance(value, want) or (isinstance(value, str) and len(value) > MAX_COMMENT):
+                raise RecordError(f"annotations.evaluations.{k}.{field_}: got {shown(value)}")
+    return a
+
+
+def adjudication_from(a: Any, n_actions: int) -> tuple[int, int] | None:
+    """The optional ``adjudication`` key a tournament writes for a stalled game."""
+    if a is None:
+        return None
+    ok = (isinstance(a, dict) and set(a) == {"after", "player"}
+          and all(isinstance(a[k], int) and not isinstance(a[k], bool) for k in a)
+          and 1 <= a["after"] <= n_actions and 0 <= a["player"] < 4)
+    if not ok:
+        raise RecordError(f"adjudication: expected {{\"after\": 1..{n_actions}, \"player\": 0..3}},"
+                          f" got {shown(a)}")
+    return a["after"], a["player"]
 
 
 def check_result(d: dict[str, Any], g: Game) -> None:
@@ -178,13 +278,16 @@ def save_record(rec: GameRecord, path: str, result: Game | None = None) -> None:
 
 
 __all__ = [
+    "HUMAN",
     "GameRecord",
     "RecordError",
     "check_result",
     "load_any",
     "load_record",
+    "parse_seats",
     "record_from_dict",
     "replay_file",
     "result_of",
     "save_record",
+    "seats_tag",
 ]

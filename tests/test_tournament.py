@@ -124,13 +124,13 @@ def test_cli_tournament_refuses_bad_input(argv, message, capsys):
 def test_r40_r41_stall_rule_ends_the_game_like_a_last_tile():
     """A stalled game is ended as if the turn just finished had used the last three-space tile:
     that player counts now, the others play one more turn each and count (R40, R41)."""
-    from analysis.tournament import adjudicate
     from core.actions import End
+    from core.endgame import adjudicate_stall
     from tests.helpers import build, tower
 
     s = build(players=3, to_move=1, tiles=["G6v", "G7v", *tower("G8", 2), "G9v"],
               developers={"G7": 0, "G8": 1}, palaces={"G6": 2}, scores=[5, 1, 0])
-    adjudicate(s, 0)  # Red's turn has just ended; Yellow (1) is to move
+    adjudicate_stall(s, 0)  # Red's turn has just ended; Yellow (1) is to move
     assert s.players[0].score == 5 + 1 and s.players[0].final_counted
     assert s.last_round == [2] and not s.obligation_pending()  # no tile owed (R40)
     s.push(End())  # Yellow's last turn: his count (first, 2)
