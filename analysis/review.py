@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from core.actions import End, Festival, parse_action
+from core.actions import Action, End, Festival, parse_action
 from core.errors import IllegalAction
 from core.game import Game, TurnSpan
 from core.observation import as_seen_by
@@ -88,7 +88,7 @@ def played_points(task: TurnTask) -> int:
     from analysis.solver.common import replay
 
     state = position_from_dict(task.position, task.base_dir)
-    line = []
+    line: list[Action] = []
     for text in task.actions:
         a = parse_action(text)
         if isinstance(a, End):
