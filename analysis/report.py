@@ -189,8 +189,13 @@ def report_text(s: GameState, r: dict[str, Any]) -> str:
     for v in r["villages"]:
         if v["size"] < 2:
             continue
-        where = (f"palace {'/'.join(map(str, v['palace_values']))} possible on {', '.join(v['sites'])}; "
-                 f"build next: {_options_text(names, v['build'])}") if v["palace_values"] else "no palace piece of a value up to its size is left (R28)"
+        if not v["palace_values"]:
+            where = "no palace piece of a value up to its size is left (R28)"
+        elif not v["sites"]:
+            where = "no palace now: developers stand on every village hex (R28)"
+        else:
+            where = (f"palace {'/'.join(map(str, v['palace_values']))} possible on {', '.join(v['sites'])}; "
+                     f"build next: {_options_text(names, v['build'])}")
         lines.append(f"  {v['size']:>2} hexes from {v['hexes'][0]}: highest {one(v['highest'])}; {where}")
     lines.append(f"Ponds ({len(r['ponds'])}):" if r["ponds"] else "Ponds: none")
     for p in r["ponds"]:

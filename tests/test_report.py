@@ -187,3 +187,12 @@ def test_r28_a_village_whose_palace_pieces_ran_out():
     (v,) = r["villages"]
     assert v["palace_values"] == [] and v["build"] == [] and v["sites"] == []
     assert "no palace piece of a value up to its size is left (R28)" in report_text(s, r)
+
+
+def test_r28_a_village_full_of_developers_says_why_no_palace_fits():
+    s = build(players=2, tiles=["G6v", "G7v"], developers={"G6": 0, "G7": 1})
+    r = position_report(s)
+    (v,) = r["villages"]
+    assert v["palace_values"] == [2] and v["sites"] == []
+    text = report_text(s, r)
+    assert "developers stand on every village hex (R28)" in text and "possible on ;" not in text
