@@ -151,6 +151,8 @@ def _left(dl: Deadline, part: float = 1.0) -> float | None:
 
 
 MODEL_HEXES = 60  # maps up to this size get the model at any AP (the mini maps)
+QUICK_S = 1.0  # the recipe engine's first go (seconds at most, 10 % of the limit)
+POLISH_STARTS = 3  # the players' best lines that ``polish`` starts from
 MODEL_AP = 1  # larger maps get it with this many AP (measured: see ``model_fits``)
 
 
@@ -166,31 +168,27 @@ def model_fits(s: GameState) -> bool:
 
 def solve_model(state: GameState, time_limit: float | None = None,
                 report: Reporter | None = None, verbose: bool = False) -> SolveResult:
-    """Lines from the quick searches, the model's bound, and the proof when they meet."""
+    """Lines from the quick searches, the model's bound, and the proof when they meet. The
+    recipe engine has a first short go: it proves the puzzles in a fraction of a second."""
     from analysis.solver.bnb import solve_bnb
     from analysis.solver.cpsat import solve_cpsat
 
     dl = Deadline(time_limit)
     rep = report if report is not None else Reporter(None, "model")
     s = state.copy()
-    best: tuple[Outcome, list[Action]] | None = None
-    for line in _player_lines(s, dl):
-        try:
-            o, _ = replay(s, line)
-        except IllegalAction:
-            continue
-        if best is None or o > best[0]:
-            best = (o, line)
-            rep(o.points, line)
+    quick = solve_cpsat(s, None if dl.end is None else min(QUICK_S, _left(dl, 0.1) or QUICK_S),
+                        report=rep, verbose=verbose)
+    if quick.optimal:
+        return _by_recipes(quick, dl)
+    best = _quick_lines(s, dl, rep, (replay(s, quick.line)[0], quick.line))
     fits = model_fits(s)
-    first = solve_cpsat(s, _left(dl, 0.3 if fits else 0.95), report=rep, verbose=verbose)
+    first = solve_cpsat(s, _left(dl, 0.3 if fits else 0.85), report=rep, verbose=verbose)
     o = replay(s, first.line)[0]
-    if best is None or o > best[0] or first.optimal:
-        best = (o, first.line)
     if first.optimal:
-        first.engine, first.seconds, first.bound = "model", dl.elapsed(), first.best
-        first.notes.append("proved by the recipe engine; the model was not needed")
-        return first
+        return _by_recipes(first, dl)
+    if o > best[0]:
+        best = (o, first.line)
+    best = _polished(s, [first.line], dl.share(0.5), best, rep) or best
     if not fits:
         r = make_result(state, best[1], False, "model", dl.elapsed(),
                         notes=["model skipped (a full turn on a large map; see model_fits)",
@@ -217,6 +215,42 @@ def solve_model(state: GameState, time_limit: float | None = None,
     r.bound = None if ub is None else max(r.best, ub)
     r.proved_by = by
     return r
+
+
+def _by_recipes(r: SolveResult, dl: Deadline) -> SolveResult:
+    r.engine, r.seconds, r.bound = "model", dl.elapsed(), r.best
+    r.notes.append("proved by the recipe engine; the model was not needed")
+    return r
+
+
+def _quick_lines(s: GameState, dl: Deadline, rep: Reporter,
+                 best: tuple[Outcome, list[Action]]) -> tuple[Outcome, list[Action]]:
+    """The players' turns, then ``polish`` from those whose festival an opponent could join
+    and from the best few: one action away from better lines."""
+    failing: list[list[Action]] = []
+    valid: list[tuple[Outcome, list[Action]]] = [best]
+    for line in _player_lines(s, dl):
+        try:
+            valid.append((replay(s, line)[0], line))
+        except IllegalAction:
+            failing.append(line)
+    valid.sort(key=lambda x: x[0], reverse=True)
+    rep(valid[0][0].points, valid[0][1])
+    starts = failing + [v[1] for v in valid[:POLISH_STARTS]]
+    return _polished(s, starts, dl.share(0.3), valid[0], rep) or valid[0]
+
+
+def _polished(s: GameState, starts: list[list[Action]], dl: Deadline,
+              best: tuple[Outcome, list[Action]] | None,
+              rep: Reporter) -> tuple[Outcome, list[Action]] | None:
+    """``polish`` the lines within ``dl``; report the best when it improves."""
+    from analysis.solver.polish import polish
+
+    got = polish(s, starts, dl, best)
+    if got is not None and (best is None or got[0] > best[0]):
+        rep(got[0].points, got[1])
+        return got
+    return best
 
 
 def _proved(s: GameState, tm: TurnModel, o: Outcome, bound: Bound, ub: int | None,

@@ -1,0 +1,107 @@
+"""Local search on whole lines: one action replaced, inserted or dropped (issue 21).
+
+The quick lines (the players' turns, the recipe engine's) often miss by one action: a palace
+and a festival the planner found, but the festival an opponent could join (R32), where laying
+the last tile elsewhere cuts his developer out of the city (R23) and the festival scores alone
+(planner-38@137: 5 points become 10). A line scored by points alone never looks for that move.
+Here every line is a point of a neighbourhood: each action replaced by another legal action at
+that moment, one legal action inserted, or one dropped; the engine replays each neighbour
+(``common.replay``: a busy full turn has ~6 000 neighbours, 1–4 s) and has the last word.
+First improvement, until no neighbour is better or the deadline passes. A line that does not
+replay as it is (such a festival) is a starting point too: the best of its neighbours that
+replay.
+
+This finds lines; it proves nothing (the bound does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from analysis.solver.common import Deadline, Outcome, replay
+from core.actions import Action, End, Festival
+from core.errors import IllegalAction
+from core.state import GameState
+
+MAX_ROUNDS = 20  # improvements per starting line; each is at least one point or tie-break
+
+
+def _score(s: GameState, line: list[Action]) -> Outcome | None:
+    try:
+        return replay(s, line)[0]
+    except (IllegalAction, ValueError, IndexError):
+        return None
+
+
+def _prefix_states(s: GameState, line: list[Action]) -> Iterator[tuple[int, GameState]]:
+    """The position before each action of ``line`` (while the line stays legal)."""
+    c = s.copy()
+    for i, a in enumerate(line):
+        yield i, c.copy()
+        try:
+            c.push(a)
+        except (IllegalAction, ValueError):
+            return
+        if c.festival is not None or c.to_move != s.to_move:
+            return
+    yield len(line), c
+
+
+def _neighbours(s: GameState, line: list[Action]) -> Iterator[list[Action]]:
+    """Drop one action; replace one by another legal action then; insert one. Last actions
+    first: what a line lacks is most often at its end (the tile that cuts off an opponent)."""
+    for i in reversed(range(len(line))):
+        yield line[:i] + line[i + 1:]
+    states = list(_prefix_states(s, line))
+    for i, c in reversed(states):
+        if c.festival is not None:
+            continue
+        for a in c.legal_actions():
+            if isinstance(a, End):
+                continue
+            if i < len(line) and a != line[i]:
+                yield line[:i] + [a] + line[i + 1:]
+            if not isinstance(a, Festival) or i == len(line):
+                yield line[:i] + [a] + line[i:]
+
+
+def polish(s: GameState, lines: Iterable[list[Action]], dl: Deadline,
+           best: tuple[Outcome, list[Action]] | None = None) -> tuple[Outcome, list[Action]] | None:
+    """The best line found from ``lines`` (and ``best``) by first-improvement local search."""
+    seen: set[str] = set()
+    for start in lines:
+        key = "; ".join(map(str, start))
+        if key in seen:
+            continue
+        seen.add(key)
+        cur, cur_o = list(start), _score(s, start)
+        for _ in range(MAX_ROUNDS):
+            # From a line that does not replay, the best neighbour: the first one that replays
+            # is most often the line with its failing festival dropped, a dead end.
+            step = _improve(s, cur, cur_o, dl, first=cur_o is not None)
+            if step is None:
+                break
+            cur_o, cur = step
+        if cur_o is not None and (best is None or cur_o > best[0]):
+            best = (cur_o, cur)
+        if dl.over():
+            break
+    return best
+
+
+def _improve(s: GameState, line: list[Action], o: Outcome | None, dl: Deadline,
+             first: bool = True) -> tuple[Outcome, list[Action]] | None:
+    """A better neighbour: the first found, or (``first`` off) the best of them all."""
+    found: tuple[Outcome, list[Action]] | None = None
+    for n in _neighbours(s, line):
+        if dl.expired():
+            break
+        no = _score(s, n)
+        if no is not None and (o is None or no > o) and (found is None or no > found[0]):
+            found = (no, n)
+            if first:
+                break
+    return found
+
+
+__all__ = ["polish"]

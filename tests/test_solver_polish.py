@@ -1,0 +1,53 @@
+"""``analysis.solver.polish``: local search on lines (issue 21)."""
+
+from __future__ import annotations
+
+import os
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analysis.solver.common import Deadline, replay
+from analysis.solver.polish import polish
+from core.actions import parse_actions
+from core.errors import IllegalAction
+from core.record import replay_file
+from tests.test_solver_agreement import position
+from tests.test_solver_model import _playout
+
+GAMES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "puzzles", "games")
+
+
+def test_r23_r32_a_festival_an_opponent_could_join_becomes_one_he_cannot():
+    """planner-38@137: the planner's palace 10 at G7 and a festival there, which an opponent
+    could join (R32), so the line does not score as the solver counts it. Laying the last tile
+    on G8 instead of E7 cuts the opponent out of the city (R23): 5 + 5 points."""
+    s = replay_file(os.path.join(GAMES, "planner-38.json"), 137).state
+    line = parse_actions("move A12 E10; move E7 H7; palace G7 10; tile I5v H4r I4r; "
+                         "move E10 F10; token; tile E7r; festival G7 P")
+    got = polish(s, [line], Deadline(30))
+    assert got is not None
+    outcome, best = got
+    assert outcome.points == 10 and replay(s, best)[0] == outcome
+    assert str(best[-1]) == "festival G7 P"
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 5000))
+def test_polish_returns_a_line_that_replays_and_is_never_worse(seed: int) -> None:
+    """Property: from a random playout of the turn, the line found replays to the outcome
+    reported, at least as good as the playout (when the playout is a legal turn, R8)."""
+    s = position(seed, 2 + seed % 3)
+    start = _playout(s, random.Random(seed))
+    try:
+        was = replay(s, start)[0]
+    except IllegalAction:
+        was = None
+    got = polish(s, [start], Deadline(5))
+    if got is None:
+        assert was is None
+        return
+    outcome, line = got
+    assert replay(s, line)[0] == outcome
+    assert was is None or outcome >= was
