@@ -9,7 +9,8 @@ solver's best minus that, and marks it like chess annotations (``MARKS``).
 Hidden information (R44): while a game is in progress a turn is analysed as its player could
 see it — his hand as it was, the opponents' hands and the deck dealt at random from the cards
 he could not see (``core.observation.as_seen_by``) — and the evaluation says ``"seen":
-"player"``; once the game is over, with full information (``"seen": "all"``).
+"player"``; or as another player (``viewer``) sees it, ``"seen": "player N"``; once the game
+is over, with full information (``"seen": "all"``).
 
 Tasks are plain data (``TurnTask``), so ``evaluate`` runs in worker processes or on Dask
 (``analysis.parallel``); the app runs it in a thread.
@@ -26,6 +27,7 @@ from core.errors import IllegalAction
 from core.game import Game, TurnSpan
 from core.observation import as_seen_by
 from core.position import position_from_dict, position_to_dict
+from core.state import GameState
 
 # (points missed at least, mark), worst first: like chess's ?! (inaccuracy), ? (mistake), ?? (blunder)
 MARKS = ((10, "??"), (6, "?"), (3, "?!"))
@@ -53,12 +55,20 @@ class TurnTask:
     engine: str = "cpsat"
     seen: str = "all"  # "all" (the game is over) or "player" (R44, a game in progress)
     seed: int = 0  # deals the unseen cards when seen == "player"
+    viewer: int = -1  # whose view (R44) when seen == "player": -1 for the turn's player
+
+    @property
+    def seen_by(self) -> int:
+        return self.player if self.viewer < 0 else self.viewer
 
 
 def review_tasks(game: Game, time_limit: float = 2.0, engine: str = "cpsat",
-                 turns: list[TurnSpan] | None = None) -> list[TurnTask]:
+                 turns: list[TurnSpan] | None = None, viewer: int | None = None) -> list[TurnTask]:
     """A task for each complete turn of ``game`` (or the ``turns`` given); turns in which the
-    player could do nothing (no action but ``end``) are left out."""
+    player could do nothing (no action but ``end``) are left out. While the game is in
+    progress each turn is analysed as its own player saw it, or, with ``viewer``, as that
+    player sees it (R44: in hot-seat play the one at the screen may not learn another
+    player's hand from the best line of that player's turn)."""
     seen = "all" if game.is_terminal() else "player"
     spans = [t for t in (turns if turns is not None else game.turn_spans()) if t.complete]
     tasks = []
@@ -71,7 +81,8 @@ def review_tasks(game: Game, time_limit: float = 2.0, engine: str = "cpsat",
             continue
         tasks.append(TurnTask(t.index + 1, t.player, t.first, t.end, position_to_dict(state),
                               game.base_dir, tuple(str(a) for a in acts), _real_points(game, t),
-                              time_limit, engine, seen, seed=t.first))
+                              time_limit, engine, seen, seed=t.first,
+                              viewer=-1 if viewer is None else viewer))
     return tasks
 
 
@@ -103,14 +114,21 @@ def played_points(task: TurnTask) -> int:
     return int(outcome.points)
 
 
+def task_state(task: TurnTask) -> GameState:
+    """The position the turn is judged from: with full information once the game is over,
+    else as the viewer saw it (R44: the cards he could not see dealt at random)."""
+    state = position_from_dict(task.position, task.base_dir)
+    if task.seen == "player":
+        state = as_seen_by(state, task.seen_by, random.Random(task.seed))
+    return state
+
+
 def evaluate(task: TurnTask) -> dict[str, Any]:
     """The evaluation of one turn, as stored in an annotated record (``annotations.evaluations``):
     player, first, end, played, best, bound, proved, line, engine, seconds, mark, seen."""
     from analysis.solver import solve
 
-    state = position_from_dict(task.position, task.base_dir)
-    if task.seen == "player":
-        state = as_seen_by(state, task.player, random.Random(task.seed))
+    state = task_state(task)
     r = solve(state, engine=task.engine, time_limit=task.time_limit)
     played = played_points(task)
     best = max(r.best, played)  # the played turn is a line too: the best is at least that
@@ -119,7 +137,9 @@ def evaluate(task: TurnTask) -> dict[str, Any]:
             "best": best, "bound": bound, "proved": bool(r.optimal and r.best >= played),
             "line": r.line_text if r.best >= played else "; ".join(task.actions),
             "engine": r.engine, "seconds": round(r.seconds, 3),
-            "mark": mark_for(best - played), "seen": task.seen}
+            "mark": mark_for(best - played),
+            "seen": task.seen if task.seen == "all" or task.seen_by == task.player
+            else f"player {task.seen_by}"}
 
 
-__all__ = ["MARKS", "MARK_NAMES", "TurnTask", "evaluate", "mark_for", "played_points", "review_tasks"]
+__all__ = ["MARKS", "MARK_NAMES", "TurnTask", "evaluate", "mark_for", "played_points", "review_tasks", "task_state"]
