@@ -70,7 +70,7 @@ def build_options(s: GameState, members: list[int], old: int) -> list[dict[str, 
 def best_turn(s: GameState, time_limit: float | None) -> dict[str, Any] | None:
     """The solver's best turn for the player to move (issue 5), or None when unavailable."""
     try:
-        from analysis.solver import solve
+        from analysis.solver import DEFAULT_ENGINE, solve
     except Exception:  # noqa: BLE001 - the solver is optional for a report
         return None
     if s.is_terminal():
@@ -78,7 +78,7 @@ def best_turn(s: GameState, time_limit: float | None) -> dict[str, Any] | None:
     if s.festival is not None:
         return {"best": 0, "line": "", "optimal": False, "note": "a festival is being bid (R32)"}
     try:
-        r = solve(s, engine="cpsat", time_limit=time_limit)
+        r = solve(s, engine=DEFAULT_ENGINE, time_limit=time_limit)
     except ValueError as e:
         return {"best": 0, "line": "", "optimal": False, "note": str(e)}
     except Exception as e:  # noqa: BLE001 - a solver failure must not sink the report

@@ -22,6 +22,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from analysis.solver import DEFAULT_ENGINE
 from core.actions import Action, End, Festival, parse_action
 from core.errors import IllegalAction
 from core.game import Game, TurnSpan
@@ -52,7 +53,7 @@ class TurnTask:
     actions: tuple[str, ...]  # what was played in the turn
     real_points: int  # the player's score change over the turn, without a final count
     time_limit: float
-    engine: str = "cpsat"
+    engine: str = DEFAULT_ENGINE
     seen: str = "all"  # "all" (the game is over) or "player" (R44, a game in progress)
     seed: int = 0  # deals the unseen cards when seen == "player"
     viewer: int = -1  # whose view (R44) when seen == "player": -1 for the turn's player
@@ -62,7 +63,7 @@ class TurnTask:
         return self.player if self.viewer < 0 else self.viewer
 
 
-def review_tasks(game: Game, time_limit: float = 2.0, engine: str = "cpsat",
+def review_tasks(game: Game, time_limit: float = 2.0, engine: str = DEFAULT_ENGINE,
                  turns: list[TurnSpan] | None = None, viewer: int | None = None) -> list[TurnTask]:
     """A task for each complete turn of ``game`` (or the ``turns`` given); turns in which the
     player could do nothing (no action but ``end``) are left out. While the game is in

@@ -141,6 +141,7 @@ def test_solve_prints_progress_on_stderr_and_clean_json(tmp_path: object,
     """Issue 21: while it works the solve prints ``info`` lines (best, bound, line) on stderr,
     the last one the answer; stdout stays one JSON document with bound, gap, proved_by,
     seconds and engine. A busy 7-AP Java-Centre turn under 1 s: not proved, bound above best."""
+    from analysis.solver import DEFAULT_ENGINE
     from analysis.solver.selfplay import random_position
 
     s = random_position(3, "java-centre", players=4, turns=16)
@@ -152,8 +153,8 @@ def test_solve_prints_progress_on_stderr_and_clean_json(tmp_path: object,
     d = json.loads(cap.out)
     for key in ("best", "line", "optimal", "engine", "seconds", "bound", "gap", "proved_by"):
         assert key in d, key
-    assert d["gap"] == d["bound"] - d["best"] and d["engine"] == "cpsat"
-    assert d["proved_by"] is None if not d["optimal"] else d["proved_by"] in ("bound", "search")
+    assert d["gap"] == d["bound"] - d["best"] and d["engine"] == DEFAULT_ENGINE
+    assert d["proved_by"] is None if not d["optimal"] else d["proved_by"] in ("bound", "search", "model")
     info = [ln for ln in cap.err.splitlines() if ln.startswith("info ")]
     assert info, cap.err
     assert info[-1].startswith("info ") and f"best {d['best']} bound {d['bound']} line " in info[-1]

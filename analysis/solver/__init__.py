@@ -23,9 +23,13 @@ from core.errors import KratonError
 from core.state import GameState
 
 ENGINES = ("cpsat", "model", "bnb", "brute")
+# What the commands and the app use: the model engine runs the recipe engine first (the
+# puzzles are proved as fast), then the players' turns and ``polish`` (busy turns: README,
+# "Busy mid-game turns"). Computer players keep "cpsat": the model engine runs them.
+DEFAULT_ENGINE = "model"
 
 
-def solve(state: GameState, engine: str = "cpsat", time_limit: float | None = None,
+def solve(state: GameState, engine: str = DEFAULT_ENGINE, time_limit: float | None = None,
           progress: ProgressFn | None = None, verbose: bool = False) -> SolveResult:
     """The best line for the player to move this turn (see the module docstring); ``bound``
     says how many points no line can exceed (``best`` when proved)."""

@@ -106,13 +106,13 @@ def _player_lines(s: GameState, dl: Deadline, seeds: int = 12) -> list[list[Acti
     a game: action by action, planning again when the board changes), planned on the full
     position like the solver: they see value in moves that prepare a palace or a ring, which a
     line scored by points alone does not. Their search is randomised, so it restarts with other
-    seeds while 20 % of the limit lasts (the first of each always plays: a few tenths of a
+    seeds while 30 % of the time left lasts (the first of each always plays: a few tenths of a
     second); without a limit, ``seeds`` of each. A line whose closing festival an opponent
     could join (which scores nothing here) is also offered without it."""
     from analysis.players import SearchPlayer, make_player
 
     out: list[list[Action]] = []
-    share = None if dl.end is None else dl.start + 0.2 * (dl.end - dl.start)
+    share = None if dl.end is None else time.perf_counter() + 0.3 * (dl.end - time.perf_counter())
     for seed in range(seeds if share is None else 10_000):
         for name in ("planner", "greedy"):
             if seed and share is not None and time.perf_counter() > share:
@@ -151,7 +151,6 @@ def _left(dl: Deadline, part: float = 1.0) -> float | None:
 
 
 MODEL_HEXES = 60  # maps up to this size get the model at any AP (the mini maps)
-QUICK_S = 1.0  # the recipe engine's first go (seconds at most, 10 % of the limit)
 POLISH_STARTS = 3  # the players' best lines that ``polish`` starts from
 MODEL_AP = 1  # larger maps get it with this many AP (measured: see ``model_fits``)
 
@@ -168,27 +167,21 @@ def model_fits(s: GameState) -> bool:
 
 def solve_model(state: GameState, time_limit: float | None = None,
                 report: Reporter | None = None, verbose: bool = False) -> SolveResult:
-    """Lines from the quick searches, the model's bound, and the proof when they meet. The
-    recipe engine has a first short go: it proves the puzzles in a fraction of a second."""
+    """The recipe engine's line (it proves the puzzles in a fraction of a second), the players'
+    turns, ``polish`` from them, then the model's bound, and the proof when they meet."""
     from analysis.solver.bnb import solve_bnb
     from analysis.solver.cpsat import solve_cpsat
 
     dl = Deadline(time_limit)
     rep = report if report is not None else Reporter(None, "model")
     s = state.copy()
-    quick = solve_cpsat(s, None if dl.end is None else min(QUICK_S, _left(dl, 0.1) or QUICK_S),
-                        report=rep, verbose=verbose)
-    if quick.optimal:
-        return _by_recipes(quick, dl)
-    best = _quick_lines(s, dl, rep, (replay(s, quick.line)[0], quick.line))
     fits = model_fits(s)
-    first = solve_cpsat(s, _left(dl, 0.3 if fits else 0.85), report=rep, verbose=verbose)
-    o = replay(s, first.line)[0]
+    first = solve_cpsat(s, _left(dl, 0.3 if fits else 0.5), report=rep, verbose=verbose)
     if first.optimal:
-        return _by_recipes(first, dl)
-    if o > best[0]:
-        best = (o, first.line)
-    best = _polished(s, [first.line], dl.share(0.5), best, rep) or best
+        first.engine, first.seconds, first.bound = "model", dl.elapsed(), first.best
+        first.notes.append("proved by the recipe engine; the model was not needed")
+        return first
+    best = _quick_lines(s, dl, rep, (replay(s, first.line)[0], first.line))
     if not fits:
         r = make_result(state, best[1], False, "model", dl.elapsed(),
                         notes=["model skipped (a full turn on a large map; see model_fits)",
@@ -217,16 +210,11 @@ def solve_model(state: GameState, time_limit: float | None = None,
     return r
 
 
-def _by_recipes(r: SolveResult, dl: Deadline) -> SolveResult:
-    r.engine, r.seconds, r.bound = "model", dl.elapsed(), r.best
-    r.notes.append("proved by the recipe engine; the model was not needed")
-    return r
-
-
 def _quick_lines(s: GameState, dl: Deadline, rep: Reporter,
                  best: tuple[Outcome, list[Action]]) -> tuple[Outcome, list[Action]]:
     """The players' turns, then ``polish`` from those whose festival an opponent could join
-    and from the best few: one action away from better lines."""
+    and from the best few (``best``, the recipe engine's, among them): one action away from
+    better lines. Without the model, the rest of the time."""
     failing: list[list[Action]] = []
     valid: list[tuple[Outcome, list[Action]]] = [best]
     for line in _player_lines(s, dl):
@@ -237,7 +225,7 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter,
     valid.sort(key=lambda x: x[0], reverse=True)
     rep(valid[0][0].points, valid[0][1])
     starts = failing + [v[1] for v in valid[:POLISH_STARTS]]
-    return _polished(s, starts, dl.share(0.3), valid[0], rep) or valid[0]
+    return _polished(s, starts, dl.share(0.4 if model_fits(s) else 0.95), valid[0], rep) or valid[0]
 
 
 def _polished(s: GameState, starts: list[list[Action]], dl: Deadline,

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from analysis.solver.common import Deadline, Outcome, replay
-from core.actions import Action, End, Festival
+from analysis.solver.common import Deadline, Outcome, festival_openings, replay
+from core.actions import Action, Draw, End, Festival
 from core.errors import IllegalAction
 from core.state import GameState
 
@@ -47,12 +47,35 @@ def _prefix_states(s: GameState, line: list[Action]) -> Iterator[tuple[int, Game
     yield len(line), c
 
 
+def _festival_endings(end: GameState) -> Iterator[list[Action]]:
+    """A festival to close the line, after drawing one or two cards for it (R30, R36): two
+    actions at once, which one-action steps never find (a draw alone only costs an AP)."""
+    draws: list[list[Action]] = [[]]
+    if end.turn.cards_drawn < 2:
+        draws += [[Draw(f)] for f in (True, False)]
+        if end.turn.cards_drawn == 0:
+            draws += [[Draw(f), Draw(g)] for f in (True, False) for g in (True, False)]
+    for d in draws:
+        c = end.copy()
+        try:
+            for a in d:
+                c.push(a)
+        except (IllegalAction, ValueError):
+            continue
+        for f in festival_openings(c):
+            yield d + [f]
+
+
 def _neighbours(s: GameState, line: list[Action]) -> Iterator[list[Action]]:
-    """Drop one action; replace one by another legal action then; insert one. Last actions
-    first: what a line lacks is most often at its end (the tile that cuts off an opponent)."""
+    """Drop one action; replace one by another legal action then; insert one; close with a
+    festival. Last actions first: what a line lacks is most often at its end (the tile that
+    cuts off an opponent)."""
     for i in reversed(range(len(line))):
         yield line[:i] + line[i + 1:]
     states = list(_prefix_states(s, line))
+    last, end = states[-1]
+    if last == len(line):
+        yield from (line + f for f in _festival_endings(end))
     for i, c in reversed(states):
         if c.festival is not None:
             continue

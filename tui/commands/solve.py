@@ -22,7 +22,7 @@ INFO_EVERY = 0.2  # seconds between two info lines at least (the last one is alw
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from analysis.solver import ENGINES
+    from analysis.solver import DEFAULT_ENGINE, ENGINES
 
     p = sub.add_parser("solve", help="the best turn for the player to move (points per step)")
     p.add_argument("file")
@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--time-limit", type=float, default=SOLVE_LIMIT, metavar="S",
                    help=f"stop after S seconds (default {SOLVE_LIMIT:g}; 0: no limit); an answer cut "
                         "short is marked not proven, with the bound no line can exceed")
-    p.add_argument("--engine", default="cpsat", choices=ENGINES)
+    p.add_argument("--engine", default=DEFAULT_ENGINE, choices=ENGINES)
     talk = p.add_mutually_exclusive_group()
     talk.add_argument("--quiet", action="store_true", help="no info lines on stderr while solving")
     talk.add_argument("--verbose", action="store_true", help="also the engine's own search log on stderr")

@@ -26,10 +26,10 @@ def solve_best(state: GameState, time_limit: float | None = None,
                progress: Callable[[Any], None] | None = None) -> Any:
     """``analysis.solver.solve`` (written alongside); raises ImportError when it is absent.
     ``progress`` hears of each better line and tighter bound as the search goes (issue 21)."""
-    from analysis.solver import solve  # type: ignore[attr-defined,unused-ignore]
+    from analysis.solver import DEFAULT_ENGINE, solve  # type: ignore[attr-defined,unused-ignore]
 
     limit = SOLVER_SECONDS if time_limit is None else time_limit
-    return solve(state, engine="cpsat", time_limit=limit, progress=progress)
+    return solve(state, engine=DEFAULT_ENGINE, time_limit=limit, progress=progress)
 
 
 def progress_text(p: Any) -> str:
