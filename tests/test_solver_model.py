@@ -113,9 +113,11 @@ def test_model_bound_is_never_below_brute_force(seed: int) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("block", range(5))
 def test_model_bound_500_positions(block: int) -> None:
-    """The issue's ≥ 500 random small positions, 1–4 AP: 5 blocks of 110 seeds."""
+    """The issue's ≥ 500 random small positions, 1–4 AP: 5 blocks of 100 positions the brute
+    force settles (within 20 s each; on a loaded machine about half of the seeds, so a block
+    takes the seeds it needs, from its own range of 1 000)."""
     covered = 0
-    for seed in range(5000 + 110 * block, 5110 + 110 * block):
+    for seed in range(5000 + 1000 * block, 6000 + 1000 * block):
         s = position(seed, 1 + seed % 4)
         ref = solve_brute(s, 20)
         if not ref.optimal:
@@ -123,8 +125,10 @@ def test_model_bound_500_positions(block: int) -> None:
         covered += 1
         b, _, _ = model_bound(s, 60, workers=1)
         assert b.points is not None and b.points >= ref.best, (seed, ref.line_text, b)
-    print(f"block {block}: {covered} positions")
-    assert covered >= 100
+        if covered == 100:
+            break
+    print(f"block {block}: {covered} positions, last seed {seed}")
+    assert covered == 100
 
 
 def _puzzles(java_centre: bool) -> list[object]:
