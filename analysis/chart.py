@@ -9,8 +9,11 @@ COLOURS = ("#d62728", "#c9a100", "#1f77b4", "#2ca02c")  # Red, Yellow, Blue, Gre
 
 
 def scores_svg(history: Sequence[Sequence[int]], labels: Sequence[str], title: str = "",
-               width: int = 720, height: int = 400) -> str:
-    """Scores after every turn (row 0 = the start), one line per player, as an SVG document."""
+               width: int = 720, height: int = 400,
+               marks: Sequence[tuple[int, int, str]] = ()) -> str:
+    """Scores after every turn (row 0 = the start), one line per player, as an SVG document.
+    ``marks``: (row, player, text) — a turn annotated ``?!``/``?``/``??`` by a review, drawn as
+    a ringed dot on that player's line with the text above it."""
     if not history or not labels:
         raise ValueError("a chart needs at least one turn and one player")
     n = len(labels)
@@ -49,6 +52,14 @@ def scores_svg(history: Sequence[Sequence[int]], labels: Sequence[str], title: s
         out.append(f'<line x1="{left + pw + 12}" y1="{ly - 4}" x2="{left + pw + 32}" y2="{ly - 4}" '
                    f'stroke="{colour}" stroke-width="3"/>')
         out.append(f'<text x="{left + pw + 38}" y="{ly}">{escape(labels[p])} {history[-1][p]}</text>')
+    for row, p, text in marks:
+        if 0 <= row < len(history) and 0 <= p < n:
+            cx, cy = x(row), y(history[row][p])
+            colour = COLOURS[p % len(COLOURS)]
+            out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4" fill="white" stroke="{colour}" '
+                       f'stroke-width="2"><title>{escape(labels[p])}, turn {row}: {escape(text)}</title></circle>')
+            out.append(f'<text x="{cx:.1f}" y="{cy - 7:.1f}" text-anchor="middle" font-size="10" '
+                       f'fill="{colour}">{escape(text)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
