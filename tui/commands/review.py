@@ -55,6 +55,8 @@ def check_options(args: argparse.Namespace) -> None:
     for opt, path in (("-o", args.output), ("--chart", args.chart)):
         if path is not None and (path == "" or os.path.isdir(path)):
             raise KratonError(f"{opt} {shown(path, 80)}: a file name is needed, not a folder")
+    if args.puzzles and os.path.exists(args.puzzles) and not os.path.isdir(args.puzzles):
+        raise KratonError(f"--puzzles {shown(args.puzzles, 80)}: not a folder")
 
 
 def puzzle_folder(value: str) -> str:
