@@ -55,6 +55,9 @@ def check_options(args: argparse.Namespace) -> None:
     for opt, path in (("-o", args.output), ("--chart", args.chart)):
         if path is not None and (path == "" or os.path.isdir(path)):
             raise KratonError(f"{opt} {shown(path, 80)}: a file name is needed, not a folder")
+        folder = os.path.dirname(os.path.abspath(path)) if path else ""
+        if path is not None and not os.path.isdir(folder):
+            raise KratonError(f"{opt} {shown(path, 80)}: no such folder {shown(folder, 80)}")
     if args.puzzles and os.path.exists(args.puzzles) and not os.path.isdir(args.puzzles):
         raise KratonError(f"--puzzles {shown(args.puzzles, 80)}: not a folder")
 
@@ -88,14 +91,14 @@ def review_batch(args: argparse.Namespace, game: Any) -> int:
 
     turns = None if args.turns is None else parse_turns(args.turns, game.turns)
     tasks = turn_tasks(game, args.time_limit, args.engine, turns)
-    if tasks and tasks[0].seen == "player":
-        print(f"kraton: {shown(args.game, 80)}: game in progress: each turn analysed as its player"
-              " saw it (R44: unseen cards dealt at random)", file=sys.stderr)
     bar = None if args.quiet else ProgressBar(f"review {len(tasks)} turn{'' if len(tasks) == 1 else 's'}")
     review = run_review(tasks, workers=args.workers, scheduler=args.scheduler, progress=bar)
     annotate(game, review, turns)
     written = write_outputs(args, game, review)
     print_review(args, game, review, written)
+    if tasks and tasks[0].seen == "player":  # after the work: an error stays one line
+        print(f"kraton: {shown(args.game, 80)}: game in progress: each turn analysed as its player"
+              " saw it (R44: unseen cards dealt at random)", file=sys.stderr)
     for turn, error in review.failed.items():
         print(f"kraton: turn {turn}: {one_line(error)}", file=sys.stderr)
     return 2 if review.failed else 0
