@@ -132,6 +132,53 @@ def test_hypothesis_json_values_in_every_field(tmp_path: Path, field: tuple[Any,
     _one_line_or_ok([cmd, str(p)])
 
 
+# ---------------------------------------------------------------- kraton review (issue 22)
+REVIEW = ["--summary", "--turns", "1", "--time-limit", "0.05", "--workers", "1", "--quiet"]
+
+
+@pytest.mark.parametrize("n", [pytest.param(20, id="ci"), pytest.param(1_000, id="slow", marks=pytest.mark.slow)])
+def test_fuzz_review_with_mutated_records(tmp_path: Path, n: int) -> None:
+    """Mutated game records (and annotations) through ``kraton review`` in batch."""
+    from tests.fuzzing import Mutator
+
+    m = Mutator(22)
+    m.names = [k for k in m.names if m.seeds[k].get("format") == "java-game"]
+    for k in m.names:  # the annotations key is mutated like the rest
+        m.seeds[k]["annotations"] = {"comments": {"3": "a"}, "evaluations": {"1": {"best": 3, "mark": "?!"}}}
+    pos = tmp_path / "in.json"
+    t = Tally()
+    for _ in range(n):
+        pos.write_text(m.text(), errors="surrogatepass")
+        argv = ["review", str(pos), *REVIEW]
+        t.add(argv, run_cli(argv))
+        t.inputs += 1
+    print(f"\nreview fuzz: {t.line()}")
+    assert t.bad() == 0, _report(t)
+    assert t.counts["ok"] > 0 and t.counts["error"] > 0
+
+
+review_options = st.lists(st.sampled_from(["--turns", "--time-limit", "--workers", "--min-missed", "--engine",
+                                           "-o", "--chart", "--puzzles", "--json", "--summary"]), max_size=3)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(options=review_options, values=st.lists(st.text(max_size=12) | st.integers().map(str)
+                                              | st.floats(allow_nan=True).map(str), min_size=3, max_size=3))
+def test_hypothesis_review_option_values(tmp_path: Path, options: list[str], values: list[str]) -> None:
+    """Any option value: exit 0 or one line and 2 (never a traceback); files only in tmp_path."""
+    from tests.test_review import mistake_game
+
+    game = mistake_game(tmp_path)
+    argv = ["review", game, "--quiet", "--summary", "--time-limit", "0.2", "--workers", "1"]
+    for opt, value in zip(options, values):
+        if opt in ("-o", "--chart", "--puzzles"):
+            value = str(tmp_path / "out" / (value.replace("/", "_").replace("\x00", "") or "x"))
+        argv += [opt] if opt in ("--json", "--summary") else [opt, value]
+    o = run_cli(argv, hang_seconds=60)
+    assert o.kind in ("ok", "error"), (argv, o)
+
+
 # ---------------------------------------------------------------- invariants over random games
 def _check(s: GameState, rng: random.Random) -> None:
     """A position reached by legal play is one the loader accepts (no false refusal of the
