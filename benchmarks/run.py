@@ -40,7 +40,7 @@ TARGETS = [
      "all legal actions, 16 mid-game positions (per position) ≤ 20 ms"),
     ("random 4-player game", "fast", 3.0, "one complete random 4-player game ≤ 3 s"),
 ]
-ORDER = ["ranking", "groups", "paths", "movegen", "pushpop", "positions", "game", "solver", "busy"]
+ORDER = ["ranking", "groups", "paths", "movegen", "pushpop", "positions", "game", "solver", "busy", "review"]
 
 
 def run_suites(extra: list[str], json_path: str) -> int:
