@@ -118,6 +118,23 @@ def test_annotated_record_keeps_comments_and_round_trips_byte_for_byte(tmp_path:
     assert Path(tmp_path / "b.json").read_bytes() == raw == Path(tmp_path / "c.json").read_bytes()
 
 
+def test_an_old_record_annotated_gains_only_the_annotations(tmp_path: Path) -> None:
+    """planner-38 (written before annotations existed) reviewed with -o: the same bytes plus
+    the annotations key; its tags keep their spelling ("planner x4")."""
+    out = tmp_path / "planner-38.json"
+    assert main(["review", PLANNER_38, "--turns", "22", "-o", str(out), *FAST]) == 0
+    d = json.loads(out.read_text())
+    assert list(d["annotations"]["evaluations"]) == ["22"] and d["tags"]["players"] == "planner x4"
+    first = d.pop("annotations")
+    assert json.dumps(d, indent=2) + "\n" == Path(PLANNER_38).read_text()
+    # a review-save cycle of the annotated record: only the evaluation it redid may differ
+    again = tmp_path / "again.json"
+    assert main(["review", str(out), "--turns", "22", "-o", str(again), *FAST]) == 0
+    d2 = json.loads(again.read_text())
+    d2["annotations"]["evaluations"]["22"] = first["evaluations"]["22"]
+    assert json.dumps(d2, indent=2) + "\n" == out.read_text()
+
+
 def test_reviewing_again_replaces_the_evaluations(tmp_path: Path) -> None:
     """Over the turns reviewed (all, or --turns) the new evaluations replace the old; the
     comments and, with --turns, the evaluations of other turns stay."""

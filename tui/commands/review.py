@@ -104,6 +104,19 @@ def review_batch(args: argparse.Namespace, game: Any) -> int:
     return 2 if review.failed else 0
 
 
+def annotated_record(path: str, game: Any) -> Any:
+    """``game.record()`` with the record's own tags as written: ``Game.record`` spells the
+    ``players`` tag out seat by seat ("planner x4" would become "planner,planner,..."), which
+    is the same seats but not the user's file."""
+    from core.record import load_record, parse_seats
+
+    rec = game.record()
+    tags = load_record(path)[0].tags
+    if parse_seats(tags.get("players", "")) == game.seats or (not any(game.seats) and "players" not in tags):
+        rec.tags = dict(tags)
+    return rec
+
+
 def write_outputs(args: argparse.Namespace, game: Any, review: Any) -> dict[str, Any]:
     """The annotated record, the chart and the puzzles asked for; returns what was written."""
     from analysis.review_report import is_puzzle, mistake_puzzle, write_puzzles
@@ -111,7 +124,7 @@ def write_outputs(args: argparse.Namespace, game: Any, review: Any) -> dict[str,
 
     written: dict[str, Any] = {}
     if args.output:
-        save_record(game.record(), args.output, game)
+        save_record(annotated_record(args.game, game), args.output, game)
         written["record"] = args.output
     if args.chart:
         from analysis.chart import scores_svg
