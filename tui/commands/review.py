@@ -24,7 +24,10 @@ PUZZLE_FOLDER = "my-puzzles"  # under $KRATON_HOME: where the app's puzzle train
 def register(sub: argparse._SubParsersAction) -> None:
     from analysis.solver import ENGINES
 
-    p = sub.add_parser("review", help="best vs played for every turn of a game; annotate, chart, puzzles")
+    p = sub.add_parser("review", help="best vs played for every turn of a game; annotate, chart, puzzles",
+                       description="Without --json, -o, --chart, --puzzles or --summary: the game in the "
+                       "app's review mode. With one of them: every turn reviewed in batch (R44: a game in "
+                       "progress is analysed as each player saw it).")
     p.add_argument("game", help="a game record (format java-game)")
     p.add_argument("--json", action="store_true", help="print one evaluation per reviewed turn and the summary as JSON")
     p.add_argument("-o", "--output", metavar="ANNOTATED", help="write the record with the evaluations (atomically)")
