@@ -134,8 +134,10 @@ def evaluate(task: TurnTask) -> dict[str, Any]:
     played = played_points(task)
     best = max(r.best, played)  # the played turn is a line too: the best is at least that
     bound = max(best, r.bound if r.bound is not None else best)
+    # proved: the engine says so, or its bound (no line scores more) came down to its best
+    proved = r.best >= played and (r.optimal or (r.bound is not None and r.bound <= r.best))
     return {"player": task.player, "first": task.first, "end": task.end, "played": played,
-            "best": best, "bound": bound, "proved": bool(r.optimal and r.best >= played),
+            "best": best, "bound": bound, "proved": bool(proved),
             "line": r.line_text if r.best >= played else "; ".join(task.actions),
             "engine": r.engine, "seconds": round(r.seconds, 3),
             "mark": mark_for(best - played),

@@ -8,6 +8,7 @@ import os
 import random
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -91,6 +92,20 @@ def test_a_mistake_is_marked_and_summarised(tmp_path: Path, capsys) -> None:
     assert main(["review", path, "--summary", *FAST]) == 0
     text = capsys.readouterr().out
     assert "accuracy" in text.splitlines()[0] and "0.0%" in text
+
+
+def test_a_bound_equal_to_the_best_proves_it(monkeypatch) -> None:
+    """The solver stopped by its time limit with its bound down to its best: proved (a puzzle
+    may be made of it); a bound above the best is not a proof."""
+    import analysis.solver
+    from analysis.review import evaluate
+
+    task = review_tasks(replay_file(PLANNER_38), 0.2)[21]
+    for bound, proved in ((10, True), (11, False)):
+        fake = SimpleNamespace(best=10, bound=bound, optimal=False, line_text="x", engine="cpsat", seconds=0.2)
+        monkeypatch.setattr(analysis.solver, "solve", lambda *a, fake=fake, **k: fake)
+        e = evaluate(task)
+        assert (e["played"], e["best"], e["bound"], e["proved"]) == (10, 10, bound, proved)
 
 
 def test_accuracy_is_played_over_best() -> None:
