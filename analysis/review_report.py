@@ -44,12 +44,30 @@ def parse_turns(text: str, n_turns: int) -> tuple[int, int]:
     return lo, hi
 
 
+def parse_player(text: str, names: list[str]) -> int:
+    """``--player``: a player's name (any case) or seat number 1..n; the 0-based index."""
+    low = [n.lower() for n in names]
+    if text.strip().lower() in low:
+        return low.index(text.strip().lower())
+    if text.strip().isdigit() and 1 <= int(text) <= len(names):
+        return int(text) - 1
+    raise KratonError(f"--player {text[:40]}: not a player of this game ({', '.join(names)}, or 1-{len(names)})")
+
+
+def covered_turns(game: Game, turns: tuple[int, int] | None = None, player: int | None = None) -> set[int] | None:
+    """The turn numbers a review with these filters covers (None: every turn)."""
+    if turns is None and player is None:
+        return None
+    lo, hi = turns if turns is not None else (1, len(game.turn_spans()))
+    return {t.index + 1 for t in game.turn_spans()
+            if lo <= t.index + 1 <= hi and (player is None or t.player == player)}
+
+
 def turn_tasks(game: Game, time_limit: float, engine: str = "cpsat",
-               turns: tuple[int, int] | None = None) -> list[TurnTask]:
-    """The review's tasks: every complete turn of ``game``, or turns ``turns[0]..turns[1]``."""
-    spans = game.turn_spans()
-    if turns is not None:
-        spans = [t for t in spans if turns[0] <= t.index + 1 <= turns[1]]
+               turns: tuple[int, int] | None = None, player: int | None = None) -> list[TurnTask]:
+    """The review's tasks: every complete turn of ``game``, or those ``covered_turns`` keeps."""
+    covered = covered_turns(game, turns, player)
+    spans = [t for t in game.turn_spans() if covered is None or t.index + 1 in covered]
     return review_tasks(game, time_limit, engine, spans)
 
 
@@ -68,13 +86,10 @@ def run_review(tasks: list[TurnTask], workers: int | None = None, scheduler: Any
     return review
 
 
-def annotate(game: Game, review: Review, turns: tuple[int, int] | None = None) -> None:
+def annotate(game: Game, review: Review, covered: set[int] | None = None) -> None:
     """Put the review into ``game.evaluations``: it replaces the evaluations of the turns it
-    covered (all of them, or ``turns``); the others and the comments stay."""
-    if turns is None:
-        kept: dict[int, dict[str, Any]] = {}
-    else:
-        kept = {k: v for k, v in game.evaluations.items() if not turns[0] <= k <= turns[1]}
+    covered (all of them, or ``covered``, see ``covered_turns``); the others and the comments stay."""
+    kept = {} if covered is None else {k: v for k, v in game.evaluations.items() if k not in covered}
     game.evaluations = dict(sorted({**kept, **review.evaluations}.items()))
 
 
@@ -202,7 +217,7 @@ __all__ = [
     "is_puzzle",
     "marked_lines",
     "mistake_puzzle",
-    "parse_turns",
+    "parse_player", "parse_turns",
     "run_review",
     "summarize",
     "summary_text",

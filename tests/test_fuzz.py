@@ -157,7 +157,7 @@ def test_fuzz_review_with_mutated_records(tmp_path: Path, n: int) -> None:
     assert t.counts["ok"] > 0 and t.counts["error"] > 0
 
 
-review_options = st.lists(st.sampled_from(["--turns", "--time-limit", "--workers", "--min-missed", "--engine",
+review_options = st.lists(st.sampled_from(["--turns", "--player", "--time-limit", "--workers", "--min-missed", "--engine",
                                            "-o", "--chart", "--puzzles", "--json", "--summary"]), max_size=3)
 
 

@@ -72,6 +72,19 @@ def test_planner_38_turn_at_action_137_is_evaluated_and_marked_when_best_exceeds
     assert bool(e["mark"]) == (e["best"] - e["played"] >= 3)
 
 
+def test_player_keeps_to_one_players_turns(tmp_path: Path, capsys) -> None:
+    out = review_json(capsys, PLANNER_38, "--turns", "21-24", "--player", "blue")
+    assert [(e["turn"], e["player"]) for e in out["evaluations"]] == [(22, 2)]
+    assert [r["name"] for r in out["summary"]] == ["Blue"]
+    g = replay_file(PLANNER_38)
+    g.evaluations = {21: {"best": 97}, 22: {"best": 98}}
+    old = str(tmp_path / "old.json")
+    save_record(g.record(), old, g)
+    assert main(["review", old, "--player", "3", "--turns", "21-23", "-o", old, *FAST]) == 0
+    ev = json.loads(Path(old).read_text())["annotations"]["evaluations"]
+    assert ev["21"] == {"best": 97} and ev["22"]["best"] != 98 and list(ev) == ["21", "22"]
+
+
 @pytest.mark.slow
 def test_planner_38_whole_game_has_one_evaluation_per_turn(capsys) -> None:
     out = review_json(capsys, PLANNER_38, "--workers", "2")
@@ -271,6 +284,7 @@ def test_a_puzzle_from_a_finished_game_holds_the_real_position() -> None:
     (["review", PLANNER_38, "--json", "--turns", "3-x"], "--turns"),
     (["review", PLANNER_38, "--json", "--turns", "60-99"], "62 complete turns"),
     (["review", PLANNER_38, "--json", "--engine", "magic"], "engine"),
+    (["review", PLANNER_38, "--json", "--player", "Purple"], "not a player of this game"),
     (["review", PLANNER_38, "-o", str(ROOT)], "-o"),
     (["review", PLANNER_38, "--chart", str(ROOT)], "--chart"),
     (["review", PLANNER_38, "--puzzles", PLANNER_38, "--turns", "1", "--time-limit", "0.05"], "not a folder"),

@@ -38,6 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--min-missed", type=int, default=3, metavar="N", help="points missed for --puzzles (default 3)")
     p.add_argument("--summary", action="store_true", help="review in batch and print the summary only")
     p.add_argument("--turns", metavar="A-B", help="review only turns A to B (1-based; or one turn N)")
+    p.add_argument("--player", metavar="NAME", help="review only this player's turns (name or seat 1-4)")
     p.add_argument("--time-limit", type=float, default=REVIEW_LIMIT, metavar="S",
                    help=f"solver seconds per turn (default {REVIEW_LIMIT:g})")
     p.add_argument("--engine", default="cpsat", choices=ENGINES)
@@ -90,18 +91,28 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 def review_batch(args: argparse.Namespace, game: Any) -> int:
     from analysis.parallel import ProgressBar
-    from analysis.review_report import annotate, parse_turns, run_review, turn_tasks
+    from analysis.review_report import (
+        annotate,
+        covered_turns,
+        parse_player,
+        parse_turns,
+        run_review,
+        turn_tasks,
+    )
 
     turns = None if args.turns is None else parse_turns(args.turns, game.turns)
-    tasks = turn_tasks(game, args.time_limit, args.engine, turns)
+    names = [p.name for p in game.state.players]
+    player = args.player_index = None if args.player is None else parse_player(args.player, names)
+    tasks = turn_tasks(game, args.time_limit, args.engine, turns, player)
     bar = None if args.quiet else ProgressBar(f"review {len(tasks)} turn{'' if len(tasks) == 1 else 's'}")
     review = run_review(tasks, workers=args.workers, scheduler=args.scheduler, progress=bar)
-    annotate(game, review, turns)
+    annotate(game, review, covered_turns(game, turns, player))
     written = write_outputs(args, game, review)
     print_review(args, game, review, written)
     if tasks and tasks[0].seen == "player":  # after the work: an error stays one line
+        whose = "" if player is not None else "; its lines show that player's cards: --player NAME keeps to one player"
         print(f"kraton: {shown(args.game, 80)}: game in progress: each turn analysed as its player"
-              " saw it (R44: unseen cards dealt at random)", file=sys.stderr)
+              f" saw it (R44: unseen cards dealt at random){whose}", file=sys.stderr)
     for turn, error in review.failed.items():
         print(f"kraton: turn {turn}: {one_line(error)}", file=sys.stderr)
     return 2 if review.failed else 0
@@ -152,6 +163,8 @@ def print_review(args: argparse.Namespace, game: Any, review: Any, written: dict
     from analysis.review_report import marked_lines, summarize, summary_text
 
     rows = summarize(game, review.evaluations)
+    if args.player is not None:  # --player: his row only
+        rows = [r for r in rows if r.player == args.player_index]
     if args.json:
         out = {"file": args.game, "time_limit": args.time_limit, "engine": args.engine,
                "evaluations": [{"turn": k, **v} for k, v in review.evaluations.items()],
