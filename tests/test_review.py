@@ -121,6 +121,24 @@ def test_a_bound_equal_to_the_best_proves_it(monkeypatch) -> None:
         assert (e["played"], e["best"], e["bound"], e["proved"]) == (10, 10, bound, proved)
 
 
+def test_evaluating_a_task_never_reads_or_replays_the_game(tmp_path: Path, monkeypatch) -> None:
+    """Workers get the turn's start position in the task: no record parsing, no replay."""
+    import core.game
+    import core.record
+    from analysis.review_report import run_review, turn_tasks
+
+    tasks = turn_tasks(replay_file(mistake_game(tmp_path)), 0.2)
+
+    def forbidden(*a: Any, **k: Any) -> None:
+        raise AssertionError("a worker replayed the game")
+
+    for mod, name in ((core.record, "record_from_dict"), (core.record.GameRecord, "replay"),
+                      (core.game.Game, "state_at"), (core.game.Game, "apply_action")):
+        monkeypatch.setattr(mod, name, forbidden)
+    review = run_review(tasks, workers=1)
+    assert not review.failed and review.evaluations[1]["best"] == 12
+
+
 def test_accuracy_is_played_over_best() -> None:
     assert PlayerSummary(0, "Red", 3, 15, 20, {}).accuracy == 75.0
     assert PlayerSummary(0, "Red", 2, 0, 0, {}).accuracy == 100.0  # nothing to score: no loss
