@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analysis.parallel import Outcome, run_parallel
-from analysis.review import MARKS, TurnTask, evaluate, review_tasks, seen_state
+from analysis.review import MARKS, TurnTask, evaluate, review_tasks, task_state
+from analysis.solver import DEFAULT_ENGINE
 from core.errors import KratonError
 from core.game import Game
 from core.position import position_to_dict
@@ -63,7 +64,7 @@ def covered_turns(game: Game, turns: tuple[int, int] | None = None, player: int 
             if lo <= t.index + 1 <= hi and (player is None or t.player == player)}
 
 
-def turn_tasks(game: Game, time_limit: float, engine: str = "cpsat",
+def turn_tasks(game: Game, time_limit: float, engine: str = DEFAULT_ENGINE,
                turns: tuple[int, int] | None = None, player: int | None = None) -> list[TurnTask]:
     """The review's tasks: every complete turn of ``game``, or those ``covered_turns`` keeps."""
     covered = covered_turns(game, turns, player)
@@ -173,7 +174,7 @@ def mistake_puzzle(task: TurnTask, e: dict[str, Any], record_name: str, player_n
     from core.actions import parse_actions
     from puzzles.mine import difficulty_of, theme_of
 
-    s = seen_state(task)
+    s = task_state(task)
     line = parse_actions(e["line"]) if e["line"] else []
     outcome, _ = replay(s, line)  # the engine has the last word
     if outcome.points != e["best"]:

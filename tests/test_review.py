@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from analysis.review import mark_for, played_points, review_tasks, seen_state
+from analysis.review import mark_for, played_points, review_tasks, task_state
 from analysis.review_report import PlayerSummary, mistake_puzzle, summarize
 from analysis.solver.common import replay
 from core.actions import parse_actions
@@ -283,7 +283,7 @@ def test_a_puzzle_from_a_game_in_progress_holds_no_hidden_card_r44(tmp_path: Pat
 def test_a_puzzle_from_a_finished_game_holds_the_real_position() -> None:
     g = replay_file(PLANNER_38)
     task = review_tasks(g, 0.2)[0]
-    assert task.seen == "all" and position_to_dict(seen_state(task)) == task.position
+    assert task.seen == "all" and position_to_dict(task_state(task)) == task.position
     line = "; ".join(a for a in task.actions if a != "end")  # the turn as played, scored as played
     e = {"best": played_points(task), "played": 0, "line": line, "engine": "cpsat", "seconds": 0.1}
     d = mistake_puzzle(task, e, "planner-38.json", "Yellow")

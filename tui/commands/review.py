@@ -22,7 +22,7 @@ PUZZLE_FOLDER = "my-puzzles"  # under $KRATON_HOME: where the app's puzzle train
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from analysis.solver import ENGINES
+    from analysis.solver import DEFAULT_ENGINE, ENGINES
 
     p = sub.add_parser("review", help="best vs played for every turn of a game; annotate, chart, puzzles",
                        description="Without --json, -o, --chart, --puzzles or --summary: the game in the "
@@ -41,7 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--player", metavar="NAME", help="review only this player's turns (name or seat 1-4)")
     p.add_argument("--time-limit", type=float, default=REVIEW_LIMIT, metavar="S",
                    help=f"solver seconds per turn (default {REVIEW_LIMIT:g})")
-    p.add_argument("--engine", default="cpsat", choices=ENGINES)
+    p.add_argument("--engine", default=DEFAULT_ENGINE, choices=ENGINES,
+                   help=f"solver engine (default {DEFAULT_ENGINE})")
     p.add_argument("--workers", type=int, default=None, help="processes (default: CPU count)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run the evaluations on this Dask scheduler")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
