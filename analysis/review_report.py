@@ -45,14 +45,14 @@ def parse_turns(text: str, n_turns: int) -> tuple[int, int]:
     return lo, hi
 
 
-def parse_player(text: str, names: list[str]) -> int:
-    """``--player``: a player's name (any case) or seat number 1..n; the 0-based index."""
+def parse_player(text: str, names: list[str], option: str = "--player") -> int:
+    """``--player`` / ``--as``: a player's name (any case) or seat number 1..n; the 0-based index."""
     low = [n.lower() for n in names]
     if text.strip().lower() in low:
         return low.index(text.strip().lower())
     if text.strip().isdigit() and 1 <= int(text) <= len(names):
         return int(text) - 1
-    raise KratonError(f"--player {text[:40]}: not a player of this game ({', '.join(names)}, or 1-{len(names)})")
+    raise KratonError(f"{option} {text[:40]}: not a player of this game ({', '.join(names)}, or 1-{len(names)})")
 
 
 def covered_turns(game: Game, turns: tuple[int, int] | None = None, player: int | None = None) -> set[int] | None:
@@ -65,11 +65,13 @@ def covered_turns(game: Game, turns: tuple[int, int] | None = None, player: int 
 
 
 def turn_tasks(game: Game, time_limit: float, engine: str = DEFAULT_ENGINE,
-               turns: tuple[int, int] | None = None, player: int | None = None) -> list[TurnTask]:
-    """The review's tasks: every complete turn of ``game``, or those ``covered_turns`` keeps."""
+               turns: tuple[int, int] | None = None, player: int | None = None,
+               viewer: int | None = None) -> list[TurnTask]:
+    """The review's tasks: every complete turn of ``game``, or those ``covered_turns`` keeps;
+    ``viewer``: a game in progress judged as that player sees it (R44, ``review_tasks``)."""
     covered = covered_turns(game, turns, player)
     spans = [t for t in game.turn_spans() if covered is None or t.index + 1 in covered]
-    return review_tasks(game, time_limit, engine, spans)
+    return review_tasks(game, time_limit, engine, spans, viewer=viewer)
 
 
 def run_review(tasks: list[TurnTask], workers: int | None = None, scheduler: Any = None,

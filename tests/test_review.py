@@ -34,13 +34,15 @@ def review_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any
     return json.loads(capsys.readouterr().out)
 
 
-def mistake_game(tmp_path: Path, shuffle_hidden: int | None = None, name: str = "mistake.json") -> str:
+def mistake_game(tmp_path: Path, shuffle_hidden: int | None = None, name: str = "mistake.json",
+                 keep: int | None = None) -> str:
     """A game in progress (not over: R44 applies) whose one turn misses 12 points: on puzzle
     one-ap-01 the player lays a rice tile that scores nothing instead of ``tile D2r``.
-    ``shuffle_hidden`` deals the cards he cannot see (opponents' hands, the deck) differently."""
+    ``shuffle_hidden`` deals the cards he (or player ``keep``) cannot see (the others' hands,
+    the deck) differently."""
     d = position_to_dict(load_position(str(ROOT / "puzzles" / "one-ap-01.json")))
     if shuffle_hidden is not None:
-        me = d["to_move"]
+        me = d["to_move"] if keep is None else keep
         others = [p for i, p in enumerate(d["players"]) if i != me]
         pool = [c for p in others for c in p["hand"]] + d["cards"]["deck"]
         random.Random(shuffle_hidden).shuffle(pool)
@@ -280,6 +282,24 @@ def test_a_puzzle_from_a_game_in_progress_holds_no_hidden_card_r44(tmp_path: Pat
     assert files[0]["cards"]["discard"] == real["cards"]["discard"]
 
 
+def test_as_a_viewer_every_turn_is_judged_from_his_view_r44(tmp_path: Path, capsys) -> None:
+    """--as Red: Blue's turn judged as Red sees it; Blue's hand, Yellow's and the deck do not
+    change the review's output (JSON and puzzle) — Red could not see them."""
+    outs, puzzles = [], []
+    for i, shuffle in enumerate((None, 3, 4)):
+        path = mistake_game(tmp_path, shuffle, name=f"v{i}.json", keep=0)
+        folder = tmp_path / f"v{i}"
+        out = review_json(capsys, path, "--as", "red", "--puzzles", str(folder))
+        (e,) = out["evaluations"]
+        assert e["seen"] == "player 0" and e["player"] == 2
+        outs.append({k: v for k, v in e.items() if k != "seconds"})
+        (f,) = folder.glob("*.json")
+        d = json.loads(f.read_text())
+        d["puzzle"]["source"]["record"] = d["puzzle"]["id"] = d["puzzle"]["title"] = ""
+        puzzles.append(d)
+    assert outs[0] == outs[1] == outs[2] and puzzles[0] == puzzles[1] == puzzles[2]
+
+
 def test_a_puzzle_from_a_finished_game_holds_the_real_position() -> None:
     g = replay_file(PLANNER_38)
     task = review_tasks(g, 0.2)[0]
@@ -303,6 +323,7 @@ def test_a_puzzle_from_a_finished_game_holds_the_real_position() -> None:
     (["review", PLANNER_38, "--json", "--turns", "60-99"], "62 complete turns"),
     (["review", PLANNER_38, "--json", "--engine", "magic"], "engine"),
     (["review", PLANNER_38, "--json", "--player", "Purple"], "not a player of this game"),
+    (["review", PLANNER_38, "--json", "--as", "0"], "--as 0: not a player"),
     (["review", PLANNER_38, "-o", str(ROOT)], "-o"),
     (["review", PLANNER_38, "--chart", str(ROOT)], "--chart"),
     (["review", PLANNER_38, "--puzzles", PLANNER_38, "--turns", "1", "--time-limit", "0.05"], "not a folder"),

@@ -39,6 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--summary", action="store_true", help="review in batch and print the summary only")
     p.add_argument("--turns", metavar="A-B", help="review only turns A to B (1-based; or one turn N)")
     p.add_argument("--player", metavar="NAME", help="review only this player's turns (name or seat 1-4)")
+    p.add_argument("--as", dest="viewer", metavar="NAME",
+                   help="a game in progress: judge every turn as this player sees it (R44; name or seat)")
     p.add_argument("--time-limit", type=float, default=REVIEW_LIMIT, metavar="S",
                    help=f"solver seconds per turn (default {REVIEW_LIMIT:g})")
     p.add_argument("--engine", default=DEFAULT_ENGINE, choices=ENGINES,
@@ -104,19 +106,29 @@ def review_batch(args: argparse.Namespace, game: Any) -> int:
     turns = None if args.turns is None else parse_turns(args.turns, game.turns)
     names = [p.name for p in game.state.players]
     player = args.player_index = None if args.player is None else parse_player(args.player, names)
-    tasks = turn_tasks(game, args.time_limit, args.engine, turns, player)
+    viewer = None if args.viewer is None else parse_player(args.viewer, names, "--as")
+    tasks = turn_tasks(game, args.time_limit, args.engine, turns, player, viewer)
     bar = None if args.quiet else ProgressBar(f"review {len(tasks)} turn{'' if len(tasks) == 1 else 's'}")
     review = run_review(tasks, workers=args.workers, scheduler=args.scheduler, progress=bar)
     annotate(game, review, covered_turns(game, turns, player))
     written = write_outputs(args, game, review)
     print_review(args, game, review, written)
     if tasks and tasks[0].seen == "player":  # after the work: an error stays one line
-        whose = "" if player is not None else "; its lines show that player's cards: --player NAME keeps to one player"
-        print(f"kraton: {shown(args.game, 80)}: game in progress: each turn analysed as its player"
-              f" saw it (R44: unseen cards dealt at random){whose}", file=sys.stderr)
+        print(f"kraton: {shown(args.game, 80)}: game in progress: {seen_note(names, player, viewer)}",
+              file=sys.stderr)
     for turn, error in review.failed.items():
         print(f"kraton: turn {turn}: {one_line(error)}", file=sys.stderr)
     return 2 if review.failed else 0
+
+
+def seen_note(names: list[str], player: int | None, viewer: int | None) -> str:
+    """What a review of a game in progress could see (R44), for the line on stderr."""
+    if viewer is not None:
+        return f"every turn analysed as {names[viewer]} sees it (R44: the cards he cannot see dealt at random)"
+    note = "each turn analysed as its player saw it (R44: unseen cards dealt at random)"
+    if player is None:
+        note += "; its lines show that player's cards: --player NAME or --as NAME keeps to one player's view"
+    return note
 
 
 def annotated_record(path: str, game: Any) -> Any:
