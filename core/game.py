@@ -240,11 +240,11 @@ class Game:
 
     def record(self, tags: dict[str, str] | None = None) -> GameRecord:
         """The game as a ``java-game`` record, with its seats, comments and evaluations."""
-        from core.record import GameRecord, seats_tag
+        from core.record import GameRecord, parse_seats, seats_tag
 
         t = dict(self.tags)
-        if any(self.seats):
-            t["players"] = seats_tag(self.seats)
+        if any(self.seats) and parse_seats(t.get("players", "")) != self.seats:
+            t["players"] = seats_tag(self.seats)  # "planner x4" stays as written
         t.update(tags or {})
         ann: dict[str, Any] = {}
         if self.comments:

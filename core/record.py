@@ -67,7 +67,7 @@ class GameRecord:
         from core.game import Game
 
         g = Game(self.start_state(base_dir), parse_seats(self.tags.get("players", "")) or None,
-                 {k: v for k, v in self.tags.items() if k != "players"})
+                 self.tags)
         g.start, g.base_dir = self.start, base_dir
         if len(g.seats) != g.state.n_players:
             g.seats = [None] * g.state.n_players

@@ -160,3 +160,10 @@ def test_a_stall_adjudication_is_kept_by_the_record_and_replays(tmp_path: str) -
     with pytest.raises(KratonError, match="adjudication"):
         while True:
             g.undo()
+
+
+def test_the_players_tag_is_written_back_as_it_was_read() -> None:
+    g = replay_file(os.path.join(GAMES, "planner-38.json"))
+    assert g.record().tags["players"] == "planner x4"
+    g.seats[0] = None  # a seat changes hands: the tag follows
+    assert g.record().tags["players"] == "human,planner,planner,planner"
