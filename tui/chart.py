@@ -1,7 +1,8 @@
 """The score chart: every player's score after each turn, drawn with the Line API.
 
-Each player's line is drawn with his letter (A-D), so it reads with NO_COLOR too; colour comes
-from component classes like the board's. A legend under it names the players and their scores
+Each player's line is drawn with his letter (A-D), ``*`` where players tie (the leader where
+two share a row), so it reads with NO_COLOR too; colour comes from component classes like the
+board's. A legend under it names the players and their scores
 at the cursor; the cursor's turn is a reversed column. Chosen over Textual's ``Sparkline``
 (one series per widget, no axis, no shared scale) and ``textual-plotext`` (not installed; no
 new dependency) — measured in benchmarks/README.md.
@@ -44,14 +45,19 @@ def chart_cells(history: Sequence[Sequence[int]], width: int, height: int) -> tu
     for x, t in enumerate(columns):
         if t < 0 or t >= len(history):
             continue
+        taken: dict[int, int] = {}  # row -> the score drawn there
         for p, score in enumerate(history[t]):
             y = ph - 1 - round(score * (ph - 1) / top)
-            rows[y][AXIS + x] = (PLAYER_LETTERS[p], p)
+            if y not in taken or score > taken[y]:  # the leader shows where two share a row
+                rows[y][AXIS + x] = (PLAYER_LETTERS[p], p)
+                taken[y] = score
+            elif score == taken[y]:
+                rows[y][AXIS + x] = ("*", -1)  # a tie
     return rows, columns
 
 
 def legend(names: Sequence[str], scores: Sequence[int]) -> str:
-    return "  ".join(f"{PLAYER_LETTERS[p]} {n[:8]} {s}" for p, (n, s) in enumerate(zip(names, scores)))
+    return "  ".join(f"{PLAYER_LETTERS[p]} {n[:8]} {s}" for p, (n, s) in enumerate(zip(names, scores))) + "  * tied"
 
 
 class ScoreChart(Widget):
@@ -59,7 +65,7 @@ class ScoreChart(Widget):
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {f"chart--player-{p}" for p in range(4)} | {"chart--cursor"}
     DEFAULT_CSS = """
-    ScoreChart { height: 9; }
+    ScoreChart { height: 12; }
     ScoreChart > .chart--player-0 { color: #e74c3c; text-style: bold; }
     ScoreChart > .chart--player-1 { color: #f1c40f; text-style: bold; }
     ScoreChart > .chart--player-2 { color: #3498db; text-style: bold; }
@@ -95,6 +101,7 @@ class ScoreChart(Widget):
             for p, (n, s) in enumerate(zip(self.names, scores)):
                 segs.append(Segment(f"{PLAYER_LETTERS[p]}", self._style(f"player-{p}")))
                 segs.append(Segment(f" {n[:8]} {s}  "))
+            segs.append(Segment("* tied"))
             return Strip(segs).crop(0, width).extend_cell_length(width, self.rich_style)
         rows, columns = chart_cells(self.history, width, height - 1)
         cursor_x = {AXIS + x for x, t in enumerate(columns) if t == self.cursor_turn}

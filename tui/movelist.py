@@ -82,7 +82,7 @@ class MoveList(Static):
     """The game by turns around the cursor; ``show`` after every change."""
 
     DEFAULT_CSS = """
-    MoveList { height: auto; }
+    MoveList { height: auto; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def __init__(self, *, lines: int = 14, id: str | None = None) -> None:

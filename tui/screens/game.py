@@ -47,8 +47,8 @@ class GameScreen(TableScreen):
         Binding("full_stop", "nav('forward')", "Fwd", key_display="."),
         Binding("less_than_sign", "nav('turn_back')", "Turn back", key_display="<"),
         Binding("greater_than_sign", "nav('turn_forward')", "Turn fwd", key_display=">"),
-        Binding("home", "nav('home')", "Start", show=False),
-        Binding("end", "nav('end')", "Present", show=False),
+        Binding("home", "nav('home')", "Start", show=False, priority=True),  # not the board's
+        Binding("end", "nav('end')", "Present", show=False, priority=True),  # scrolling
         Binding("C", "comment", "Comment", show=False),
         Binding("V", "review", "Review"),
         Binding("enter", "confirm", "Confirm"),

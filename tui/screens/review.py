@@ -44,8 +44,8 @@ class ReviewScreen(TableScreen):
         Binding("full_stop", "nav('forward')", "Fwd", key_display="."),
         Binding("less_than_sign", "nav('turn_back')", "Turn back", key_display="<"),
         Binding("greater_than_sign", "nav('turn_forward')", "Turn fwd", key_display=">"),
-        Binding("home", "nav('home')", "Start"),
-        Binding("end", "nav('end')", "End"),
+        Binding("home", "nav('home')", "Start", priority=True),  # not the board's scrolling
+        Binding("end", "nav('end')", "End", priority=True),
         Binding("C", "comment", "Comment"),
         Binding("s", "save", "Save"),
         Binding("a", "study", "Study"),
