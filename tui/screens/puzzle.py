@@ -188,7 +188,7 @@ class PuzzleScreen(GameScreen):
             self.show_verdict()
             return
         if self.state.festival is not None or (
-                self.state.obligation_pending() and not self.state.is_legal(End())):
+                self.state.obligation_pending() and not self.ctl.scratch().is_legal(End())):
             self.say(self.state_end_message())
             return
         self.show_verdict()
@@ -224,9 +224,7 @@ class PuzzleScreen(GameScreen):
         self.app.push_screen(VerdictDialog(title, text, nxt.stem if nxt else None), chosen)
 
     def state_end_message(self) -> str:
-        from tui.turn import try_action
-
-        return try_action(self.state, End()).message
+        return self.ctl.preview(End()).message
 
     def autosave(self) -> None:  # puzzles are not autosaved over the game in progress
         return
