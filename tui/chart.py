@@ -78,12 +78,21 @@ class ScoreChart(Widget):
         self.history: list[tuple[int, ...]] = []
         self.names: list[str] = []
         self.cursor_turn = 0  # index into history
+        self._cells: tuple[tuple[int, int], list[list[Cell]], list[int]] | None = None
 
     def show(self, history: Sequence[Sequence[int]], names: Sequence[str], cursor_turn: int) -> None:
         self.history = [tuple(h) for h in history]
         self.names = list(names)
         self.cursor_turn = max(0, min(len(self.history) - 1, cursor_turn))
+        self._cells = None
         self.refresh()
+
+    def cells(self, width: int, height: int) -> tuple[list[list[Cell]], list[int]]:
+        """The plot for this size, drawn once per change (``render_line`` asks line by line)."""
+        if self._cells is None or self._cells[0] != (width, height):
+            rows, columns = chart_cells(self.history, width, height)
+            self._cells = ((width, height), rows, columns)
+        return self._cells[1], self._cells[2]
 
     def text_rows(self, width: int, height: int) -> list[str]:
         """The chart as plain text (for tests and the README)."""
@@ -103,7 +112,7 @@ class ScoreChart(Widget):
                 segs.append(Segment(f" {n[:8]} {s}  "))
             segs.append(Segment("* tied"))
             return Strip(segs).crop(0, width).extend_cell_length(width, self.rich_style)
-        rows, columns = chart_cells(self.history, width, height - 1)
+        rows, columns = self.cells(width, height - 1)
         cursor_x = {AXIS + x for x, t in enumerate(columns) if t == self.cursor_turn}
         if not cursor_x and columns:  # the cursor's turn fell between columns: the nearest
             cursor_x = {AXIS + min(range(len(columns)), key=lambda x: abs(columns[x] - self.cursor_turn))}
