@@ -52,33 +52,36 @@ def timed(widgets: list[Widget], change: object) -> float:
     return statistics.median(samples)
 
 
+async def measure(history: list[tuple[int, ...]], width: int, height: int) -> tuple[float, float]:
+    names = ["Red", "Yellow", "Blue", "Green"]
+    app = Bench(history)
+    async with app.run_test(size=(width, height * 2 + 2)) as pilot:
+        chart = app.query_one(ScoreChart)
+        chart.styles.height = height
+        sparks = list(app.query(Sparkline))
+        for s in sparks:
+            s.styles.height = max(1, (height - 1) // 4)  # four series in the same rows
+        await pilot.pause()
+        k = [0]
+
+        def move_chart() -> None:
+            k[0] = (k[0] + 1) % len(history)
+            chart.show(history, names, k[0])
+
+        def move_sparks() -> None:
+            k[0] = (k[0] + 1) % len(history)
+            for p, s in enumerate(sparks):
+                s.data = [h[p] for h in history[: k[0] + 2]]
+
+        return timed([chart], move_chart), timed(sparks, move_sparks)
+
+
 async def main() -> None:
     history = replay_file(RECORD).score_history()
-    names = ["Red", "Yellow", "Blue", "Green"]
     for width, height in ((42, 12), (42, 7)):
-        app = Bench(history)
-        async with app.run_test(size=(width, height * 2 + 2)) as pilot:
-            chart = app.query_one(ScoreChart)
-            chart.styles.height = height
-            sparks = list(app.query(Sparkline))
-            for s in sparks:
-                s.styles.height = max(1, (height - 1) // 4)  # four series in the same rows
-            await pilot.pause()
-            k = [0]
-
-            def move_chart() -> None:
-                k[0] = (k[0] + 1) % len(history)
-                chart.show(history, names, k[0])
-
-            def move_sparks() -> None:
-                k[0] = (k[0] + 1) % len(history)
-                for p, s in enumerate(sparks):
-                    s.data = [h[p] for h in history[: k[0] + 2]]
-
-            a = timed([chart], move_chart)
-            b = timed(sparks, move_sparks)
-            print(f"{width}x{height}: ScoreChart {a:.3f} ms   4 x Sparkline {b:.3f} ms"
-                  f"   ({len(history)} points x 4 players)")
+        a, b = await measure(history, width, height)
+        print(f"{width}x{height}: ScoreChart {a:.3f} ms   4 x Sparkline {b:.3f} ms"
+              f"   ({len(history)} points x 4 players)")
 
 
 if __name__ == "__main__":

@@ -68,7 +68,7 @@ async def test_place_tile_by_keys_then_undo_r10_r8() -> None:
         s = game.state
         assert len(s.tiles) == 1 and len(s.tiles[0]) == 3
         assert s.turn.tile_placed and s.turn.ap < 6
-        assert "[b]A Ann[/b], turn 1" in screen.log_text() and "  tile" in screen.log_text()
+        assert "[b]A Ann[/b], turn 1" in screen.log_text() and "[reverse]> tile" in screen.log_text()
         await pilot.press("u")
         assert s.tiles == [] and s.turn.ap == 6 and not s.history
         await pilot.press("u")

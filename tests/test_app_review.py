@@ -20,6 +20,7 @@ from tui.app import create_app, puzzle_dir
 from tui.chart import ScoreChart, chart_cells
 from tui.controller import Controller
 from tui.saves import load_game
+from tui.screens.dialogs import ConfirmDialog
 from tui.screens.game import GameScreen
 from tui.screens.review import ReviewScreen
 from tui.session import Session
@@ -93,6 +94,8 @@ def test_controller_looks_back_on_copies_and_refuses_play_meanwhile() -> None:
         ctl.apply(parse_action("end"))
     assert ctl.step_turn(1) and ctl.shown == 3  # the end of Ann's first turn
     assert ctl.step_turn(-1) and ctl.shown == 0
+    ctl.apply(parse_action("tile L7v L8r"), by_user=False)  # a computer player goes on
+    assert ctl.shown == 0 and len(g.actions) == len(TURNS) + 1
     ctl.present()
     assert not ctl.looking_back and ctl.view() is live
 
@@ -191,7 +194,9 @@ async def test_review_mode_opens_a_record_and_fills_in_turn_by_turn(
     import tui.screens.review as review_mod
 
     monkeypatch.setattr(review_mod, "evaluate", fake_evaluate)
-    app = create_app("review", RECORD)
+    path = tmp_path / "planner-38.json"
+    path.write_text(Path(RECORD).read_text())
+    app = create_app("review", str(path))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
@@ -212,9 +217,16 @@ async def test_review_mode_opens_a_record_and_fills_in_turn_by_turn(
         log = screen.log_text()
         mark = mark_for(first.turn % 7)
         assert f"turn {first.turn}: " in log and (not mark or f"[b]{mark}[/b]" in log)
-        await pilot.press("q")
+        await pilot.press("q")  # new evaluations of a finished record: asks, y saves them
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog) and str(path) in app.screen.body
+        await pilot.press("y")
         await pilot.pause()
     assert not app.is_running
+    _, raw = load_record(str(path))
+    assert set(raw["annotations"]["evaluations"]) == {str(t.turn) for t in screen.tasks}
+    assert load_game(path).game.evaluations == g.evaluations
+    assert not list((tmp_path / "home").glob("saves/autosave-*"))  # no autosave of a review
 
 
 @aio

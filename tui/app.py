@@ -63,8 +63,7 @@ class KratonApp(App[None]):
         from tui.screens.table import TableScreen
 
         screen = self.screen
-        if isinstance(screen, TableScreen) and screen.session.puzzle is None \
-                and not screen.state.is_terminal() and not screen.review_only:
+        if isinstance(screen, TableScreen) and screen.asks_before_quitting():
             screen.action_quit_game()
             return
         await super().action_quit()

@@ -194,6 +194,15 @@ class BoardView(ScrollView, can_focus=True):
         else:
             self.post_message(self.CursorMoved(h))
 
+    def show_hexes(self, hexes: set[int]) -> None:
+        """Scroll so that the hexes (a turn looked back at) are in view; the cursor stays."""
+        if not hexes:
+            return
+        xs, ys = zip(*(hex_origin(h) for h in hexes))
+        region = Region(min(xs) - 1 - LEFT, min(ys) - 2, max(xs) - min(xs) + CELL + 2 + LEFT,
+                        max(ys) - min(ys) + 5)
+        self.scroll_to_region(region, animate=False, immediate=True)
+
     def step_cursor(self, dr: int, dc: int) -> None:
         """Move by rows / columns, skipping gaps in the map (arrows, hjkl)."""
         r, c = hex_row(self.cursor), hex_col(self.cursor)

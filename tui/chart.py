@@ -56,8 +56,16 @@ def chart_cells(history: Sequence[Sequence[int]], width: int, height: int) -> tu
     return rows, columns
 
 
-def legend(names: Sequence[str], scores: Sequence[int]) -> str:
-    return "  ".join(f"{PLAYER_LETTERS[p]} {n[:8]} {s}" for p, (n, s) in enumerate(zip(names, scores))) + "  * tied"
+def legend(names: Sequence[str], scores: Sequence[int], width: int = 80) -> str:
+    """'A Red 67  B Yellow 47 ...  * tied', shortened to fit ``width`` (at last: letters only)."""
+    text = ""
+    for cut, tie in ((8, True), (5, True), (5, False), (0, True)):
+        parts = [f"{PLAYER_LETTERS[p]}{' ' + n[:cut] if cut else ''} {s}"
+                 for p, (n, s) in enumerate(zip(names, scores))]
+        text = "  ".join(parts) + ("  * tied" if tie else "")
+        if len(text) <= width:
+            return text
+    return text[:width]
 
 
 class ScoreChart(Widget):
@@ -98,20 +106,19 @@ class ScoreChart(Widget):
         """The chart as plain text (for tests and the README)."""
         rows, _ = chart_cells(self.history or [()], width, height - 1)
         scores = self.history[self.cursor_turn] if self.history else ()
-        return ["".join(ch for ch, _ in r) for r in rows] + [legend(self.names, scores)[:width]]
+        return ["".join(ch for ch, _ in r) for r in rows] + [legend(self.names, scores, width)]
 
     def render_line(self, y: int) -> Strip:
         width, height = self.size.width, self.size.height
         if not self.history or width <= AXIS:
             return Strip.blank(width, self.rich_style)
         if y == height - 1:
-            scores = self.history[self.cursor_turn]
-            segs = []
-            for p, (n, s) in enumerate(zip(self.names, scores)):
-                segs.append(Segment(f"{PLAYER_LETTERS[p]}", self._style(f"player-{p}")))
-                segs.append(Segment(f" {n[:8]} {s}  "))
-            segs.append(Segment("* tied"))
-            return Strip(segs).crop(0, width).extend_cell_length(width, self.rich_style)
+            text = legend(self.names, self.history[self.cursor_turn], width)
+            segs = [Segment(ch, self._style(f"player-{PLAYER_LETTERS.index(ch)}")
+                            if ch in PLAYER_LETTERS and (x == 0 or text[x - 1] == " ") and
+                            (x + 1 == len(text) or text[x + 1] == " ") else Style())
+                    for x, ch in enumerate(text)]
+            return Strip(segs).simplify().crop(0, width).extend_cell_length(width, self.rich_style)
         rows, columns = self.cells(width, height - 1)
         cursor_x = {AXIS + x for x, t in enumerate(columns) if t == self.cursor_turn}
         if not cursor_x and columns:  # the cursor's turn fell between columns: the nearest

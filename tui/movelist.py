@@ -2,7 +2,8 @@
 comment marker), the action at the cursor marked, as a widget that shows the lines around it.
 
 Text first (``movelist_lines``) so tests read it without a screen; the action at the cursor is
-shown in reverse with a ``<`` after it, so it reads with NO_COLOR too.
+shown in reverse with a ``>`` before it (seen even when a long line is cut), so it reads with
+NO_COLOR too.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def render(lines: list[Line], shown: int, height: int, title: str = "Moves") -> 
     part, at = window(lines, shown, max(1, height - 1))
     rows = []
     for k, ln in enumerate(part):
-        rows.append(f"[reverse]{ln.text}[/reverse] <" if k == at else ln.text)
+        rows.append(f"[reverse]>{ln.text[1:]}[/reverse]" if k == at else ln.text)  # "  " starts it
     head = f"[b]{title}[/b]" + (" (start of the game)" if shown == 0 and lines else "")
     return head + "\n" + ("\n".join(rows) if rows else "-")
 

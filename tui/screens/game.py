@@ -41,7 +41,7 @@ class GameScreen(TableScreen):
         Binding("o", "token", "Token"),
         Binding("f", "festival", "Festival"),
         Binding("u", "undo", "Undo"),
-        Binding("y", "redo", "Redo", show=False),
+        Binding("y", "redo", "Redo"),  # shown only while there is something to redo
         Binding("E", "end_turn", "End turn"),
         Binding("comma", "nav('back')", "Back", key_display=","),
         Binding("full_stop", "nav('forward')", "Fwd", key_display="."),
@@ -97,7 +97,8 @@ class GameScreen(TableScreen):
 
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Rotate and village only show while a tile is being placed."""
+        """Rotate and village only show while a tile is being placed, redo while there is
+        something to redo."""
         if action in ("rotate", "rotate_back", "village"):
             return self.mode == "tile"
         if action == "redo":

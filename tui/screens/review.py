@@ -5,11 +5,14 @@ time in a thread, so the keys stay live).
 A finished game is reviewed with full information. During play (V) only the viewer's own turns
 are evaluated, each as he could see it (R44: ``seen`` "player"); no evaluation of another
 player's turn is shown before the game is over. Evaluations go to ``game.evaluations`` and are
-saved with the record (s), comments too (C).
+saved with the record (s), comments too (C). During play they go to the game's autosave; a
+finished record is not autosaved — leaving with new evaluations or comments asks whether to save
+them (nothing is lost silently).
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any, ClassVar
 
 from rich.markup import escape
@@ -29,6 +32,8 @@ from tui.chart import ScoreChart
 from tui.controller import final_counts, turn_of
 from tui.keybar import KeyBar
 from tui.movelist import MoveList
+from tui.saves import save_game, saves_dir
+from tui.screens.dialogs import ConfirmDialog
 from tui.screens.table import TableScreen
 from tui.session import Session
 
@@ -38,7 +43,6 @@ TIME_LIMIT = 2.0  # the solver's seconds per turn
 class ReviewScreen(TableScreen):
     """A game stepped through with its evaluations; nothing is played here."""
 
-    review_only = True
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("comma", "nav('back')", "Back", key_display=","),
         Binding("full_stop", "nav('forward')", "Fwd", key_display="."),
@@ -61,6 +65,7 @@ class ReviewScreen(TableScreen):
         self.tasks: list[TurnTask] = []
         self.done = 0
         self.progress = ""
+        self.unsaved = False  # new evaluations or comments not written to a file yet
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="game"):
@@ -122,6 +127,7 @@ class ReviewScreen(TableScreen):
     def evaluated(self, turn: int, ev: dict[str, Any]) -> None:
         self.done += 1
         self.ctl.add_evaluation(turn, ev)  # refreshes through the controller's event
+        self.autosave()
         left = len(self.tasks) - self.done
         self.progress = (f"review: {self.done} of {len(self.tasks)} turns evaluated"
                          + ("" if left else " - done; s saves them with the game"))
@@ -166,16 +172,53 @@ class ReviewScreen(TableScreen):
         best = f"{ev['best']}" + (" (proved)" if ev.get("proved") else f" found, at most {ev.get('bound')}")
         missed = int(ev["best"]) - int(ev["played"])
         mark = ev.get("mark") or ""
+        best_played = "the best was played" if ev.get("proved") else "the best found was played"
         verdict = f"[b]{escape(mark)}[/b] {MARK_NAMES.get(mark, '')}, {missed} missed" if mark else (
-            "the best was played" if missed <= 0 else f"{missed} missed")
+            best_played if missed <= 0 else f"{missed} missed")
         seen = ("\nas he could see it (R44): unseen cards dealt at random"
                 if ev.get("seen") == "player" else "")
         return (f"[b]Turn {span.index + 1}[/b], {who}: played {ev['played']}, best {best}: {verdict}\n"
                 f"best line: {escape(str(ev.get('line', '')))}{seen}")
 
+    def autosave(self) -> None:
+        """During play: the game's own autosave. A finished record: kept for ``s`` or the
+        question on leaving (a review does not scatter autosave files)."""
+        if not self.game.is_terminal():
+            super().autosave()
+        else:
+            self.unsaved = True
+
+    def action_save(self) -> None:
+        self.unsaved = False  # the dialog saves it (or the user cancels knowingly)
+        super().action_save()
+
+    def asks_before_quitting(self) -> bool:
+        return self.unsaved or super().asks_before_quitting()
+
     def action_close(self) -> None:
-        """Back to the game it was opened from, or out of the app."""
+        """Back to the game it was opened from, or out of the app; asks first when evaluations
+        or comments of a finished record were not saved."""
         self.workers.cancel_group(self, "review")
+        if not self.unsaved:
+            self._leave()
+            return
+        path = self.session.path or str(saves_dir() / f"review-{time.strftime('%Y%m%d-%H%M%S')}.json")
+
+        def answer(save: bool | None) -> None:
+            if save:
+                try:
+                    save_game(self.session, path)
+                except (OSError, KratonError) as e:
+                    self.say(f"[b]not saved[/b]: {e}")
+                    return
+            self._leave()
+
+        self.app.push_screen(ConfirmDialog(
+            "Save the review?", f"New evaluations and comments are not saved yet.\n"
+            f"y writes them with the game to\n{path}", "Save (y)", "Leave without saving (n, Esc)"),
+            answer)
+
+    def _leave(self) -> None:
         if len(self.app.screen_stack) > 2:
             self.app.pop_screen()
         else:

@@ -41,7 +41,6 @@ from tui.session import Session, as_session
 class TableScreen(Screen[None]):
     """The game and its players; no key bindings of its own."""
 
-    review_only = False  # the review screen: nothing is played
     def __init__(self, game: Session | Game, step_delay: float = 0.4) -> None:
         super().__init__()
         self.session = as_session(game)
@@ -340,6 +339,7 @@ class TableScreen(Screen[None]):
             self.reset_mode()
             self.message = self.action_note()
             self.refresh_all()
+            self.board.show_hexes(self.board.recent)
 
     def action_note(self) -> str:
         n = self.ctl.shown
@@ -450,6 +450,10 @@ class TableScreen(Screen[None]):
 
         self.app.push_screen(ConfirmDialog("Quit the game in progress?", text, "Quit (y)"),
                              answer)
+
+    def asks_before_quitting(self) -> bool:
+        """A game in progress asks before the app quits (it is autosaved either way)."""
+        return self.session.puzzle is None and not self.state.is_terminal()
 
     def mode_text(self) -> str:
         """What the keys do now (the input screens say more)."""
