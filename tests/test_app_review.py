@@ -3,7 +3,6 @@ review mode with best vs played filling in from workers, the score chart, commen
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -231,27 +230,35 @@ async def test_review_mode_opens_a_record_and_fills_in_turn_by_turn(
 
 @aio
 async def test_review_stays_responsive_while_it_fills_in(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Keys are handled while the workers evaluate (each turn takes 0.2 s here)."""
+    """Keys are handled while a worker is still evaluating a turn: the first evaluation is held
+    until the keys are done (on the UI thread it would have finished before they ran)."""
+    import threading
+
     import tui.screens.review as review_mod
 
-    def slow(task: Any) -> dict[str, Any]:
-        time.sleep(0.2)
+    release = threading.Event()
+    on_ui: list[bool] = []
+
+    def held(task: Any) -> dict[str, Any]:
+        on_ui.append(threading.current_thread() is threading.main_thread())
+        release.wait(10)
         return fake_evaluate(task)
 
-    monkeypatch.setattr(review_mod, "evaluate", slow)
+    monkeypatch.setattr(review_mod, "evaluate", held)
     app = create_app("review", RECORD)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
-        t0 = time.perf_counter()
         await pilot.press("home", "greater_than_sign", "greater_than_sign", "full_stop")
-        took = time.perf_counter() - t0
-        assert screen.ctl.shown > 0 and screen.done < len(screen.tasks)  # still filling in
-        assert took < 1.0, took
-        await pilot.pause(0.5)
-        assert 0 < screen.done < len(screen.tasks)
-        await pilot.press("q")  # leaving cancels the rest
+        assert screen.ctl.shown > 0 and screen.done == 0  # moved while turn 1 is evaluated
+        assert on_ui == [False]  # in a worker thread, not on the UI thread
+        release.set()
+        await pilot.pause(0.3)
+        assert 0 < screen.done
+        await pilot.press("greater_than_sign")
+        assert "review:" in screen.status_text()
+        screen.workers.cancel_group(screen, "review")
 
 
 @aio
