@@ -77,7 +77,7 @@ class BoardView(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.state = state
         self.overlays: dict[int, Overlay] = {}
-        self.recent: set[int] = set()  # hexes the other players just changed (underlined)
+        self.recent: set[int] = set()  # hexes of the last turn shown (underlined)
         self._recent_at: dict[int, set[int]] = {}  # line -> columns of those hexes
         self.cursor = self._first_hex(state)
         self.show_cursor = True

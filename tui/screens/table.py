@@ -1,5 +1,6 @@
 """A game on the table: the view of a ``tui.controller.Controller`` — the board at the cursor,
-the side panel, the move list — and the computer players run in a worker.
+the side panel, the move list — and the computer players run in a worker. Looking back,
+comments and saving come from ``LookBackScreen``.
 
 ``GameScreen`` adds the human's input (keys, mouse, modes) on top, ``ReviewScreen`` the
 review. The controller plays every action through ``core.game.Game`` (the engine decides
@@ -11,14 +12,12 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from rich.markup import escape
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
@@ -26,47 +25,34 @@ from core.actions import Action, End
 from core.errors import IllegalAction, KratonError
 from core.game import Game, as_seen_by
 from core.hexgeom import TileShape
-from core.state import GameState
 from tui import panel, turnlog
 from tui.board import BoardView, Overlay
-from tui.controller import Controller, Event, final_counts, turn_of
+from tui.controller import final_counts
 from tui.festival_view import decision_order, festival_note, festival_result, option_label
 from tui.keybar import KeyBar
 from tui.movelist import MoveList
-from tui.saves import AUTOSAVE_PREFIX, autosave_path, save_game, save_position_only, saves_dir
-from tui.screens.dialogs import ChoiceDialog, ConfirmDialog, HelpScreen, MessageScreen, SaveDialog
-from tui.session import Session, as_session
+from tui.saves import autosave_path, save_game
+from tui.screens.dialogs import ChoiceDialog, ConfirmDialog, MessageScreen
+from tui.screens.lookback import LookBackScreen
+from tui.session import Session
 
 
-class TableScreen(Screen[None]):
+class TableScreen(LookBackScreen):
     """The game and its players; no key bindings of its own."""
 
     def __init__(self, game: Session | Game, step_delay: float = 0.4) -> None:
-        super().__init__()
-        self.session = as_session(game)
-        self.ctl = Controller(self.session)
-        self.ctl.listeners.append(self.on_game_event)
+        super().__init__(game)
         self.step_delay = step_delay
         self.mode = "look"  # look | tile | enter | move
         self.shape = TileShape()
         self.selected = -1  # developer picked up in move mode
         self.targets: dict[int, int] = {}
-        self.message = ""
         self.busy = False
         # Hot-seat (R44): whose eyes are on the screen; a hand shows only to them.
         first = self.state.current_player()
         self.at_keyboard: int | None = first if self.is_human(first) else None
         self.handing_over = False
 
-    @property
-    def game(self) -> Game:
-        """The one game session (``core.game.Game``)."""
-        return self.session.game
-
-    @property
-    def state(self) -> GameState:
-        """The live position (the present), whatever the board shows."""
-        return self.session.game.state
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="game"):
@@ -84,28 +70,6 @@ class TableScreen(Screen[None]):
         self.board.focus()
         self.refresh_all()
         self.call_after_refresh(self.after_action)
-
-    @property
-    def board(self) -> BoardView:
-        return self.query_one("#board", BoardView)
-
-    def is_human(self, p: int) -> bool:
-        return self.session.seats[p] is None
-
-    def pname(self, p: int) -> str:
-        return panel.player_label(self.state, p)
-
-    def on_game_event(self, event: Event) -> None:
-        """The controller changed something: the next refresh shows it (actions refresh in
-        ``after_action``; a look back or an annotation at once)."""
-        if event.kind in ("view", "annotation") and self.is_mounted:
-            self.refresh_all()
-
-    # ------------------------------------------------------------------ rendering
-    def _put(self, wid: str, text: str) -> None:
-        found = self.query(f"#{wid}")
-        if found:
-            found.first(Static).update(text)
 
     def refresh_all(self) -> None:
         if not self.query(KeyBar):
@@ -127,13 +91,6 @@ class TableScreen(Screen[None]):
             return self.looking_back_text()
         return panel.status_text(self.state, self.session.seats, self.mode_text())
 
-    def looking_back_text(self) -> str:
-        n, total = self.ctl.shown, len(self.game.actions)
-        span = turn_of(self.game, n)
-        where = "the start" if span is None else f"turn {span.index + 1}, {self.pname(span.player)}"
-        return (f"[b]Looking back[/b]: action {n} of {total} ({where})\n"
-                "[reverse] End [/reverse] or Esc returns to the present; the game is unchanged")
-
     def hand_text(self) -> str:
         if self.handing_over:
             return "[b]Hand[/b] hidden until the next player is at the keyboard (R44)"
@@ -151,10 +108,6 @@ class TableScreen(Screen[None]):
 
     def log_text(self) -> str:
         return self.query_one(MoveList).text
-
-    def say(self, text: str) -> None:
-        self.message = text
-        self._put("message", text)
 
     def describe(self, h: int) -> str:
         return panel.describe(self.ctl.view(), h)
@@ -324,79 +277,7 @@ class TableScreen(Screen[None]):
             festival_note(s, me), hint="Enter chooses; Esc looks at the board (f reopens)"),
             chosen)
 
-    # ------------------------------------------------------------------ looking back
-    def action_nav(self, how: str) -> None:
-        """Step through the game: ``back``/``forward`` one action, ``turn_back``/``turn_forward``
-        a turn, ``home`` the start, ``end`` the present. The game itself never changes."""
-        ctl = self.ctl
-        {"back": lambda: ctl.step(-1), "forward": lambda: ctl.step(1),
-         "turn_back": lambda: ctl.step_turn(-1), "turn_forward": lambda: ctl.step_turn(1),
-         "home": lambda: ctl.view_at(0), "end": ctl.present}[how]()
-        if not ctl.looking_back:
-            self.message = "back at the present"
-            self.after_action()
-        else:
-            self.reset_mode()
-            self.message = self.action_note()
-            self.refresh_all()
-            self.board.show_hexes(self.board.recent)
-
-    def action_note(self) -> str:
-        n = self.ctl.shown
-        if n == 0:
-            return "the start of the game"
-        st = self.game.steps[n - 1]
-        note = f"action {n}: {self.pname(st.player)} {escape(str(st.action))}"
-        comment = self.ctl.comment(n)
-        return note + (f"\n[b]#[/b] {escape(comment)}" if comment else "")
-
-    def action_comment(self) -> None:
-        """A comment on the action shown (saved with the record, ``annotations.comments``)."""
-        from tui.screens.dialogs import CommentDialog
-
-        n = self.ctl.shown
-        if n == 0:
-            self.say("no action to comment on at the start of the game")
-            return
-        st = self.game.steps[n - 1]
-
-        def done(text: str | None) -> None:
-            if text is None:
-                return
-            try:
-                self.ctl.set_comment(n, text)
-            except KratonError as e:
-                self.say(f"[b]no comment[/b]: {e}")
-                return
-            self.autosave()
-            self.say(f"comment on action {n} {'saved' if text.strip() else 'removed'}")
-
-        self.app.push_screen(CommentDialog(f"Comment on action {n}: {st.action}", self.ctl.comment(n)), done)
-
     # ------------------------------------------------------------------ files and views
-    def action_save(self) -> None:
-        path = self.session.path
-        if path and Path(path).name.startswith(AUTOSAVE_PREFIX):
-            path = None
-        default = path or str(saves_dir() / f"game-{time.strftime('%Y%m%d-%H%M%S')}.json")
-
-        def done(result: tuple[str, str] | None) -> None:
-            if result is None:
-                return
-            kind, path = result
-            try:
-                if kind == "position":
-                    save_position_only(self.session, path)
-                else:
-                    save_game(self.session, path)
-                    self.session.path = path
-            except (OSError, KratonError) as e:
-                self.say(f"[b]not saved[/b]: {e}")
-                return
-            self.say(f"saved the {kind} to {path}")
-
-        self.app.push_screen(SaveDialog(default), done)
-
     def action_study(self) -> None:
         """R44: in a game, the study sees what the player at the keyboard may see: the others'
         hands and the deck are dealt at random from the cards he cannot see (a puzzle is full
@@ -429,9 +310,6 @@ class TableScreen(Screen[None]):
         from tui.screens.review import ReviewScreen
 
         self.app.push_screen(ReviewScreen(self.session, viewer=self.viewer()))
-
-    def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
 
     def action_quit_game(self) -> None:
         """A game in progress asks first and says where it is saved (issue 24)."""
