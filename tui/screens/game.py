@@ -17,6 +17,7 @@ from core.hexmap import hex_name
 from tui.board import BoardView, Overlay
 from tui.festival_view import hand_worths, option_label, stakes
 from tui.screens.dialogs import ChoiceDialog
+from tui.screens.lookback import LOOK_BACK
 from tui.screens.table import TableScreen
 from tui.turn import entry_targets, move_targets, palace_choices
 
@@ -43,13 +44,8 @@ class GameScreen(TableScreen):
         Binding("u", "undo", "Undo"),
         Binding("y", "redo", "Redo"),  # shown only while there is something to redo
         Binding("E", "end_turn", "End turn"),
-        Binding("comma", "nav('back')", "Back", key_display=","),
-        Binding("full_stop", "nav('forward')", "Fwd", key_display="."),
-        Binding("less_than_sign", "nav('turn_back')", "Turn back", key_display="<"),
-        Binding("greater_than_sign", "nav('turn_forward')", "Turn fwd", key_display=">"),
-        Binding("home", "nav('home')", "Start", show=False, priority=True),  # not the board's
-        Binding("end", "nav('end')", "Present", show=False, priority=True),  # scrolling
-        Binding("C", "comment", "Comment", show=False),
+        *LOOK_BACK,
+        Binding("C", "comment", "Comment", show=False),  # in the help; 80x24 has no room
         Binding("V", "review", "Review"),
         Binding("enter", "confirm", "Confirm"),
         Binding("escape", "cancel", "Cancel"),

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from rich.markup import escape
+from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -24,6 +25,19 @@ from tui.controller import Controller, Event, turn_of
 from tui.saves import AUTOSAVE_PREFIX, save_game, save_position_only, saves_dir
 from tui.screens.dialogs import HelpScreen, SaveDialog
 from tui.session import Session, as_session
+
+# The keys that step through a game, one entry in the key bar. Home/End have priority over the
+# board's own scrolling keys.
+LOOK = Binding.Group("Look back")
+LOOK_BACK = (
+    Binding("comma", "nav('back')", "One action back", key_display=",", group=LOOK),
+    Binding("full_stop", "nav('forward')", "One action forward", key_display=".", group=LOOK),
+    Binding("less_than_sign", "nav('turn_back')", "One turn back", key_display="<", group=LOOK),
+    Binding("greater_than_sign", "nav('turn_forward')", "One turn forward", key_display=">",
+            group=LOOK),
+    Binding("home", "nav('home')", "The start", key_display="home", priority=True, group=LOOK),
+    Binding("end", "nav('end')", "The present", key_display="end", priority=True, group=LOOK),
+)
 
 
 class LookBackScreen(Screen[None]):

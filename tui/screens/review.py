@@ -34,6 +34,7 @@ from tui.keybar import KeyBar
 from tui.movelist import MoveList
 from tui.saves import save_game, saves_dir
 from tui.screens.dialogs import ConfirmDialog
+from tui.screens.lookback import LOOK_BACK
 from tui.screens.table import TableScreen
 from tui.session import Session
 
@@ -44,12 +45,7 @@ class ReviewScreen(TableScreen):
     """A game stepped through with its evaluations; nothing is played here."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("comma", "nav('back')", "Back", key_display=","),
-        Binding("full_stop", "nav('forward')", "Fwd", key_display="."),
-        Binding("less_than_sign", "nav('turn_back')", "Turn back", key_display="<"),
-        Binding("greater_than_sign", "nav('turn_forward')", "Turn fwd", key_display=">"),
-        Binding("home", "nav('home')", "Start", priority=True),  # not the board's scrolling
-        Binding("end", "nav('end')", "End", priority=True),
+        *LOOK_BACK,
         Binding("C", "comment", "Comment"),
         Binding("s", "save", "Save"),
         Binding("a", "study", "Study"),
@@ -66,6 +62,7 @@ class ReviewScreen(TableScreen):
         self.done = 0
         self.progress = ""
         self.unsaved = False  # new evaluations or comments not written to a file yet
+        self._actions = 0  # the game's actions at the last refresh (``follow``)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="game"):
@@ -85,6 +82,15 @@ class ReviewScreen(TableScreen):
         if self.tasks:
             self.run_review(self.tasks)
         self.refresh_all()
+        self._actions = len(self.game.actions)
+        if not self.game.is_terminal():
+            self.set_interval(1.0, self.follow)  # computer players may go on underneath
+
+    def follow(self) -> None:
+        """During play the game screen below goes on: show its new actions."""
+        if len(self.game.actions) != self._actions:
+            self._actions = len(self.game.actions)
+            self.refresh_all()
 
     def on_unmount(self) -> None:
         self.workers.cancel_group(self, "review")
