@@ -229,6 +229,32 @@ async def test_review_mode_opens_a_record_and_fills_in_turn_by_turn(
 
 
 @aio
+async def test_review_leaving_after_a_cancelled_save_still_asks(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Nothing is lost silently: Esc in the save dialog keeps the question on leaving; n leaves
+    the file as it was."""
+    import tui.screens.review as review_mod
+
+    monkeypatch.setattr(review_mod, "evaluate", fake_evaluate)
+    path = tmp_path / "planner-38.json"
+    path.write_text(Path(RECORD).read_text())
+    before = path.read_bytes()
+    app = create_app("review", str(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.press("escape", "q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        await pilot.pause()
+    assert not app.is_running and path.read_bytes() == before
+
+
+@aio
 async def test_review_stays_responsive_while_it_fills_in(monkeypatch: pytest.MonkeyPatch) -> None:
     """Keys are handled while a worker is still evaluating a turn: the first evaluation is held
     until the keys are done (on the UI thread it would have finished before they ran)."""

@@ -137,7 +137,7 @@ class LookBackScreen(Screen[None]):
                 self.say(f"[b]no comment[/b]: {e}")
                 return
             self.autosave()
-            self.say(f"comment on action {n} {'saved' if text.strip() else 'removed'}")
+            self.say(f"comment on action {n} {'added' if text.strip() else 'removed'}")
 
         self.app.push_screen(CommentDialog(f"Comment on action {n}: {st.action}", self.ctl.comment(n)), done)
 
@@ -157,6 +157,7 @@ class LookBackScreen(Screen[None]):
                 else:
                     save_game(self.session, path)
                     self.session.path = path
+                    self.saved()
             except (OSError, KratonError) as e:
                 self.say(f"[b]not saved[/b]: {e}")
                 return
@@ -180,3 +181,6 @@ class LookBackScreen(Screen[None]):
 
     def autosave(self) -> None:
         """Keep a change (a comment) safe; the table autosaves the game."""
+
+    def saved(self) -> None:
+        """The game record was written (s)."""

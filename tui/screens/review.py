@@ -194,9 +194,8 @@ class ReviewScreen(TableScreen):
         else:
             self.unsaved = True
 
-    def action_save(self) -> None:
-        self.unsaved = False  # the dialog saves it (or the user cancels knowingly)
-        super().action_save()
+    def saved(self) -> None:
+        self.unsaved = False
 
     def asks_before_quitting(self) -> bool:
         return self.unsaved or super().asks_before_quitting()
