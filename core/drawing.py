@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from core.actions import RICE
-from core.hexmap import CENTRAL, LOWLAND, MOUNTAIN, OFF, hex_id
+from core.hexmap import CENTRAL, LOWLAND, MOUNTAIN, OFF, hex_col, hex_id, hex_row
 
 if TYPE_CHECKING:
     from core.state import GameState
@@ -54,6 +54,12 @@ def hex_cell(s: GameState, h: int) -> tuple[Segment, Segment]:
     else:
         bottom = ("   ", top[1] if lv > 0 or s.irrigated[h] else "blank")
     return top, bottom
+
+
+def hex_origin(h: int) -> tuple[int, int]:
+    """(x, line) of the first character of hex ``h`` in the drawing (line 0 is the header)."""
+    r, c = hex_row(h), hex_col(h)
+    return LEFT + (CELL // 2 if r % 2 else 0) + c * CELL, 1 + 2 * r
 
 
 def hex_at(s: GameState, line: int, x: int) -> int:

@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 
 from core.actions import Enter, Move, Palace, Tile, parse_action
+from core.game import Game
 from core.hexmap import parse_hex
 from core.state import GameState
 from tests.helpers import aio
 from tui.app import create_app
-from tui.saves import Game, load_game
+from tui.saves import load_game
 from tui.screens.game import GameScreen
 from tui.screens.handover import HandOverScreen
 
@@ -33,9 +34,10 @@ def kraton_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def two_humans(*actions: str) -> Game:
     s = GameState.new(2, seed=1, names=["Ann", "Bob"])
     s.to_move = 0
+    game = Game(s, [None, None])
     for a in actions:
-        s.push(parse_action(a))
-    return Game.new(s, [None, None])
+        game.apply_action(parse_action(a))
+    return game
 
 
 @aio
@@ -46,7 +48,7 @@ async def test_new_game_screen_enter_starts_at_once() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
-        assert app.screen.game.computer == [None, "planner", "planner"]
+        assert app.screen.session.seats == [None, "planner", "planner"]
         assert app.screen.state.seed == 3
         app.screen.workers.cancel_all()
 
@@ -66,7 +68,7 @@ async def test_place_tile_by_keys_then_undo_r10_r8() -> None:
         s = game.state
         assert len(s.tiles) == 1 and len(s.tiles[0]) == 3
         assert s.turn.tile_placed and s.turn.ap < 6
-        assert "[b]A Ann[/b], turn 1" in screen.log_text() and "  tile" in screen.log_text()
+        assert "[b]A Ann[/b], turn 1" in screen.log_text() and "[reverse]> tile" in screen.log_text()
         await pilot.press("u")
         assert s.tiles == [] and s.turn.ap == 6 and not s.history
         await pilot.press("u")
@@ -160,7 +162,7 @@ async def test_end_turn_lets_computer_player_move_r8() -> None:
     """E refuses before a tile is placed (R8); after one, the computer player takes its turn."""
     s = GameState.new(2, seed=4, names=["Ann", "Cpu"])
     s.to_move = 0
-    game = Game.new(s, [None, "random"])
+    game = Game(s, [None, "random"])
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
@@ -172,7 +174,7 @@ async def test_end_turn_lets_computer_player_move_r8() -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert s.current_player() == 0
-        assert 1 in game.movers  # the computer acted
+        assert 1 in [st.player for st in game.steps]  # the computer acted
         assert sum(1 for t in s.tiles) >= 2  # it placed its owed tile (R8)
         assert not screen.busy
 
@@ -191,6 +193,7 @@ async def test_save_game_and_reload_replays_moves(kraton_home: Path) -> None:
         inp.value = str(target)  # type: ignore[attr-defined]
         await pilot.press("enter")
         await pilot.pause()
+        session = app.screen.session
     from core.position import read_json
     from core.record import record_from_dict
 
@@ -200,14 +203,14 @@ async def test_save_game_and_reload_replays_moves(kraton_home: Path) -> None:
     loaded = load_game(target)
     assert [str(a) for a in loaded.state.history] == [str(a) for a in game.state.history]
     assert loaded.state.tiles == game.state.tiles
-    assert game.autosave is not None and Path(game.autosave).exists()  # its own autosave
-    assert Path(game.autosave).parent == kraton_home / "saves"
+    assert session.autosave is not None and Path(session.autosave).exists()  # its own autosave
+    assert Path(session.autosave).parent == kraton_home / "saves"
 
 
 def test_tile_shape_cells_are_a_tile_r10() -> None:
     """Every rotation of a 3-space shape gives three mutually adjacent hexes, 1 village."""
+    from core.hexgeom import TileShape
     from core.hexmap import load_map
-    from tui.turn import TileShape
 
     m = load_map("java-centre")
     for h in m.central:
@@ -230,7 +233,7 @@ async def test_festival_bidding_dialog_for_each_human_r30_r32() -> None:
     from tui.screens.dialogs import ChoiceDialog
 
     s = city_position(players=2, hands=[["D", "M"], ["D", "DM"]], developers={"F5": 0, "F6": 1})
-    game = Game.new(s, [None, None])
+    game = Game(s, [None, None])
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
@@ -262,7 +265,7 @@ async def test_festival_bidding_dialog_for_each_human_r30_r32() -> None:
 async def test_mouse_click_moves_cursor_and_second_click_confirms() -> None:
     """A click puts the cursor on the hex under the mouse (core.drawing.hex_at); a second
     click on the same hex confirms the previewed tile."""
-    from tui.board import hex_origin
+    from core.drawing import hex_origin
 
     game = two_humans()
     app = create_app(game=game, step_delay=0)
@@ -296,18 +299,17 @@ async def test_only_the_deciding_humans_hand_shows_r44() -> None:
         await pilot.press("enter")
         assert app.screen is screen
         assert screen.hand_text().startswith(f"[b]Hand of {s.players[1].name}")
-        game.computer = [None, "random"]
+        game.seats = [None, "random"]
         assert screen.hand_text().startswith(f"[b]Hand of {s.players[0].name}")
-        game.computer = ["random", "random"]
+        game.seats = ["random", "random"]
         assert "hidden" in screen.hand_text()
 
 
 @aio
 async def test_board_scrolls_to_the_cursor_in_a_small_terminal() -> None:
     """At 60x20 the board scrolls so that the cursor stays in view, with the row labels."""
-    from core.drawing import LEFT
+    from core.drawing import LEFT, hex_origin
     from core.hexmap import hex_row
-    from tui.board import hex_origin
 
     game = two_humans()
     app = create_app(game=game, step_delay=0)
@@ -427,7 +429,7 @@ async def test_new_game_screen_players_names_and_kinds() -> None:
         assert not screen.query_one("#row-2").display
         game = screen.build()
         assert [p.name for p in game.state.players] == ["Ann", "Bob"]
-        assert game.computer == [None, None] and game.state.seed == 8
+        assert game.seats == [None, None] and game.state.seed == 8
 
 
 @aio
@@ -450,8 +452,7 @@ async def test_command_palette_runs_end_turn_r8() -> None:
 
 def test_click_geometry_matches_the_drawing_r4() -> None:
     """Every character of a hex's two lines maps back to that hex (clicks, cursor, overlays)."""
-    from core.drawing import hex_at
-    from tui.board import hex_origin
+    from core.drawing import hex_at, hex_origin
 
     s = GameState.new(2, seed=0)
     for h in s.map.hexes:
@@ -462,9 +463,9 @@ def test_click_geometry_matches_the_drawing_r4() -> None:
 
 
 def test_neighbour_directions_agree_with_the_map_r4() -> None:
-    """tui.board.neighbour's six directions are exactly the map's neighbours of a hex."""
+    """core.hexgeom.neighbour's six directions are exactly the map's neighbours of a hex."""
+    from core.hexgeom import neighbour
     from core.hexmap import load_map
-    from tui.board import neighbour
 
     m = load_map("java-centre")
     for h in m.central:

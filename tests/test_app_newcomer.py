@@ -15,15 +15,16 @@ import pytest
 from rich.segment import Segment
 
 from core.actions import parse_actions
+from core.game import Game
 from core.hexmap import parse_hex
 from tests.festival_positions import city_position
 from tests.helpers import aio
 from tui.app import create_app, puzzle_dir
-from tui.saves import Game
 from tui.screens.dialogs import ChoiceDialog, MessageScreen, VerdictDialog
 from tui.screens.game import GameScreen
 from tui.screens.handover import HandOverScreen
 from tui.screens.puzzle import PuzzleScreen
+from tui.session import Session
 
 SIZE = (120, 40)
 
@@ -36,10 +37,10 @@ def kraton_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "home"
 
 
-def festival_game() -> Game:
+def festival_game() -> Session:
     """Two humans, Red to move with a palace 8 on F4 (R30); Yellow can join (R32)."""
     s = city_position(players=2, hands=[["D", "M"], ["D", "DM"]], developers={"F5": 0, "F6": 1})
-    return Game.new(s, [None, None])
+    return Session.new(s, [None, None])
 
 
 @aio
@@ -215,21 +216,28 @@ GAME = str(puzzle_dir() / "games" / "planner-30.json")
 
 
 @aio
-async def test_a_loaded_finished_game_shows_every_final_count_and_its_seats_r41() -> None:
-    """Item 5: the final counts (R41) made before the file was loaded are found by replaying
-    it, and a record tagged ``planner x4`` has four computer seats, also in the browser."""
+async def test_a_loaded_finished_game_shows_every_final_count_and_its_seats_r41(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 5: the final counts (R41) made before the file was loaded are found from the
+    game's steps, and a record tagged ``planner x4`` has four computer seats, also in the
+    browser. Issue 22: a finished game opens in review mode, at its end, with the counts."""
+    import tui.screens.review as review_mod
     from tui.saves import load_game
     from tui.screens.browse import summary
+    from tui.screens.review import ReviewScreen
+
+    monkeypatch.setattr(review_mod, "evaluate", lambda task: {"player": task.player, "played": 0,
+                                                              "best": 0, "mark": ""})
 
     game = load_game(GAME)
-    assert game.computer == ["planner"] * 4
+    assert game.seats == ["planner"] * 4
     assert "human" not in summary(game)
     app = create_app("play", GAME, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, MessageScreen)
-        lines = [x for x in dialog.body.splitlines() if "final count" in x]
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        lines = [x for x in screen.status_text().splitlines() if "final count" in x]
         assert len(lines) == 4
         for line in lines:
             count = line.split("final count")[1].split()[0]
@@ -313,10 +321,9 @@ async def test_study_view_best_turn_on_top_tables_unwrapped_pagedown_scrolls(
 
     monkeypatch.setattr(study_mod, "solve_best", fake_solve)
     game = load_game(GAME)
-    s = game.state
-    while len(s.history) > 120:
-        s.pop()
-    game.computer = [None] * 4
+    while len(game.game.actions) > 120:
+        game.game.undo()
+    game.seats = [None] * 4
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=(120, 16)) as pilot:
         await pilot.press("a")
@@ -406,7 +413,7 @@ async def test_log_has_turns_points_and_reasons_and_board_marks_the_computers_tu
 
     s = GameState.new(2, seed=1, names=["Ann", "Bob"])
     s.to_move = 0
-    game = Game.new(s, [None, "random"])
+    game = Game(s, [None, "random"])
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
@@ -421,9 +428,10 @@ async def test_log_has_turns_points_and_reasons_and_board_marks_the_computers_tu
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert s.to_move == 0 and len(game.movers) > 5
+        movers = [st.player for st in game.steps]
+        assert s.to_move == 0 and len(movers) > 5
         assert "[b]B Bob[/b], turn 2" in screen.log_text()
-        bob = [a for a, p in zip(s.history, game.movers) if p == 1]
+        bob = [a for a, p in zip(s.history, movers) if p == 1]
         from tui.turnlog import touched
 
         marked = {h for a in bob for h in touched(a)}

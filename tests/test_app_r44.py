@@ -10,11 +10,10 @@ from pathlib import Path
 import pytest
 
 from core.actions import parse_action
-from core.game import as_seen_by
+from core.game import Game, as_seen_by
 from core.state import GameState
 from tests.test_app import SIZE, aio, two_humans
 from tui.app import create_app
-from tui.saves import Game
 from tui.screens.game import GameScreen
 from tui.screens.handover import HandOverScreen
 from tui.screens.newgame import NewGameScreen, seed_from
@@ -100,12 +99,11 @@ async def test_r44_a_deck_draw_cannot_be_undone() -> None:
 @aio
 async def test_r44_q_and_escape_do_not_dismiss_the_hand_over() -> None:
     game: Game = two_humans()
-    s = game.state
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, GameScreen)
-        s.push(parse_action("tile B6v B7r C7r"))
+        game.apply_action(parse_action("tile B6v B7r C7r"))
         await pilot.press("E")
         await pilot.pause()
         assert isinstance(app.screen, HandOverScreen)

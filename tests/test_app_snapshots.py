@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 
 from core.actions import parse_actions
+from core.game import Game
 from core.state import GameState
 from tui.app import create_app
-from tui.saves import Game
+from tui.session import Session
 
 SIZE = (120, 40)
 
@@ -52,8 +53,7 @@ def mid_game() -> GameState:
 
 
 def game_of(s: GameState) -> Game:
-    g = Game.new(s, [None] * s.n_players)
-    return g
+    return Game(s, [None] * s.n_players)
 
 
 def test_snapshot_empty_board(snap_compare: Any) -> None:
@@ -108,7 +108,7 @@ def festival_app() -> Any:
 
     s = city_position(players=2, hands=[["D", "M"], ["D", "DM"]], developers={"F5": 0, "F6": 1})
     s.players[0].name, s.players[1].name = "Ann", "Bob"
-    return create_app(game=Game.new(s, [None, "planner"]), step_delay=0)
+    return create_app(game=Game(s, [None, "planner"]), step_delay=0)
 
 
 async def open_festival(pilot: Any) -> None:
@@ -152,7 +152,7 @@ def test_snapshot_festival_bidding_dialog(snap_compare: Any, tmp_path: Path,
 
     s = city_position(players=2, hands=[["D", "M"], ["D", "DM"]], developers={"F5": 0, "F6": 1})
     s.players[0].name, s.players[1].name = "Ann", "Bob"
-    game = Game.new(s, [None, None])
+    game = Session.new(s, [None, None])
     monkeypatch.chdir(tmp_path)
     game.autosave = "autosave-snapshot.json"  # the autosave notice names a fixed file
     app = create_app(game=game, step_delay=0)

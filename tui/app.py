@@ -1,5 +1,5 @@
-"""The Textual app. ``create_app`` builds it for the CLI (``kraton play|browse|puzzle``) and for
-the tests alike, so both run exactly the same code."""
+"""The Textual app. ``create_app`` builds it for the CLI (``kraton play|browse|puzzle|review``)
+and for the tests alike, so both run exactly the same code."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from textual.app import App, SystemCommand
 from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 
-from tui.saves import Game, load_game, saves_dir
+from core.game import Game
+from tui.saves import load_game, saves_dir
+from tui.session import Session, as_session
 
 
 class KratonApp(App[None]):
@@ -22,7 +24,7 @@ class KratonApp(App[None]):
     SUB_TITLE = "Java by Kramer & Kiesling"
 
     def __init__(self, mode: str = "play", path: str | None = None, *, step_delay: float = 0.4,
-                 players: int = 3, seed: int | None = None, game: Game | None = None) -> None:
+                 players: int = 3, seed: int | None = None, game: Game | Session | None = None) -> None:
         super().__init__()
         self.mode_name = mode
         self.path = path
@@ -30,6 +32,7 @@ class KratonApp(App[None]):
         self.players = players
         self.seed = seed
         self.initial_game = game
+        self.review_seconds = 2.0  # the solver's time per turn in the review
         if self.no_color:
             # NO_COLOR: Textual picks Monochrome for the textual-dark theme it starts with, and
             # Monochrome turns the ansi-dark theme's "default" colours into black on black.
@@ -48,6 +51,8 @@ class KratonApp(App[None]):
             self.action_browse(self.path)
         elif self.mode_name == "puzzle":
             self.open_puzzle(self.path)
+        elif self.mode_name == "review" and self.path:
+            self.open_path(self.path, review=True)
         elif self.path:
             self.open_path(self.path)
         else:
@@ -58,8 +63,7 @@ class KratonApp(App[None]):
         from tui.screens.table import TableScreen
 
         screen = self.screen
-        if isinstance(screen, TableScreen) and screen.game.puzzle is None \
-                and not screen.state.is_terminal():
+        if isinstance(screen, TableScreen) and screen.asks_before_quitting():
             screen.action_quit_game()
             return
         await super().action_quit()
@@ -79,25 +83,33 @@ class KratonApp(App[None]):
 
         self.push_screen(BrowseScreen(Path(folder) if folder else saves_dir()))
 
-    def open_game(self, game: Game) -> None:
+    def open_game(self, game: Game | Session, review: bool = False) -> None:
+        """A puzzle, a game to play, or the review (asked for, or the game is over)."""
         from tui.screens.game import GameScreen
         from tui.screens.puzzle import PuzzleScreen
+        from tui.screens.review import ReviewScreen
 
+        session = as_session(game)
         screen: Screen[None]
-        if game.puzzle is not None:
-            screen = PuzzleScreen(game)
+        if session.puzzle is not None and not review:
+            screen = PuzzleScreen(session)
+        elif review or (session.finished and session.game.actions):
+            screen = ReviewScreen(session, time_limit=self.review_seconds)
         else:
-            screen = GameScreen(game, self.step_delay)
+            screen = GameScreen(session, self.step_delay)
         self.push_screen(screen)
 
-    def open_path(self, path: str) -> None:
+    def open_path(self, path: str, review: bool = False) -> None:
         try:
             game = load_game(path)
         except Exception as e:  # noqa: BLE001 - any bad file: say so, keep running
             self.notify(str(e), severity="error", timeout=10)
+            if review:
+                self.exit(message=str(e))
+                return
             self.action_new_game()
             return
-        self.open_game(game)
+        self.open_game(game, review)
 
     def open_puzzle(self, path: str | None) -> None:
         if path is None:
@@ -128,6 +140,8 @@ class KratonApp(App[None]):
             ("end_turn", "End turn", "End the turn (R8: a tile must be placed)"),
             ("save", "Save", "Save the game or the position"),
             ("study", "Study position", "Rankings, final count and the best turn"),
+            ("review", "Review the game", "Best vs played per turn, marks, the score chart"),
+            ("comment", "Comment", "Comment on the action shown (saved with the game)"),
             ("help", "Help", "Every key of the game screen"),
         ):
             if hasattr(screen, f"action_{key}"):
@@ -139,6 +153,7 @@ def puzzle_dir() -> Path:
 
 
 def create_app(mode: str = "play", path: str | None = None, *, step_delay: float = 0.4,
-               players: int = 3, seed: int | None = None, game: Game | None = None) -> KratonApp:
-    """The app for ``kraton play [FILE]``, ``kraton browse [DIR]``, ``kraton puzzle [FILE]``."""
+               players: int = 3, seed: int | None = None, game: Game | Session | None = None) -> KratonApp:
+    """The app for ``kraton play [FILE]``, ``kraton browse [DIR]``, ``kraton puzzle [FILE]`` and
+    ``kraton review GAME`` (mode ``review``: the record opened in review mode)."""
     return KratonApp(mode, path, step_delay=step_delay, players=players, seed=seed, game=game)

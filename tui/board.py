@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from core.drawing import CELL, LEFT, draw_board, hex_at
+from core.drawing import CELL, LEFT, draw_board, hex_at, hex_origin
 from core.hexmap import MAX_COLS, OFF, hex_col, hex_id, hex_row
 from core.state import GameState
 
@@ -33,31 +33,6 @@ STYLE_NAMES = (
     + ["bare", "irrigation", "lowland", "mountain", "palace", "label", "blank"]
     + ["cursor", "target", "preview-ok", "preview-bad", "selected", "recent"]
 )
-
-# Axial directions in cyclic order (E, NE, NW, W, SW, SE): consecutive ones are adjacent to
-# each other, so a hex and two consecutive neighbours form a three-space tile shape (R10).
-AXIAL_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-
-
-def neighbour(h: int, d: int) -> int:
-    """The neighbour of hex ``h`` in direction ``d`` (0..5, cyclic), or -1 off the grid."""
-    r, c = hex_row(h), hex_col(h)
-    q = c - (r - (r & 1)) // 2
-    dq, dr = AXIAL_DIRS[d % 6]
-    q2, r2 = q + dq, r + dr
-    if r2 < 0 or r2 >= 26:
-        return -1
-    c2 = q2 + (r2 - (r2 & 1)) // 2
-    if not 0 <= c2 < MAX_COLS:
-        return -1
-    return hex_id(r2, c2)
-
-
-def hex_origin(h: int) -> tuple[int, int]:
-    """(x, line) of the first character of hex ``h`` in the drawing (line 0 is the header)."""
-    r, c = hex_row(h), hex_col(h)
-    return LEFT + (CELL // 2 if r % 2 else 0) + c * CELL, 1 + 2 * r
-
 
 @dataclass(frozen=True)
 class Overlay:
@@ -102,7 +77,7 @@ class BoardView(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.state = state
         self.overlays: dict[int, Overlay] = {}
-        self.recent: set[int] = set()  # hexes the other players just changed (underlined)
+        self.recent: set[int] = set()  # hexes of the last turn shown (underlined)
         self._recent_at: dict[int, set[int]] = {}  # line -> columns of those hexes
         self.cursor = self._first_hex(state)
         self.show_cursor = True
@@ -218,6 +193,15 @@ class BoardView(ScrollView, can_focus=True):
             self.on_cursor(h)  # synchronous, so a key right after sees the new message
         else:
             self.post_message(self.CursorMoved(h))
+
+    def show_hexes(self, hexes: set[int]) -> None:
+        """Scroll so that the hexes (a turn looked back at) are in view; the cursor stays."""
+        if not hexes:
+            return
+        xs, ys = zip(*(hex_origin(h) for h in hexes))
+        region = Region(min(xs) - 1 - LEFT, min(ys) - 2, max(xs) - min(xs) + CELL + 2 + LEFT,
+                        max(ys) - min(ys) + 5)
+        self.scroll_to_region(region, animate=False, immediate=True)
 
     def step_cursor(self, dr: int, dc: int) -> None:
         """Move by rows / columns, skipping gaps in the map (arrows, hjkl)."""

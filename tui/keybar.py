@@ -1,5 +1,6 @@
 """A key bar that wraps onto a second line, so every binding of a busy screen stays visible
-(Textual's Footer is one line and would cut the game screen's keys off at 120 columns)."""
+(Textual's Footer is one line and would cut the game screen's keys off at 120 columns).
+Bindings of one ``Binding.Group`` share one entry: ``, . < > home end Look back``."""
 
 from __future__ import annotations
 
@@ -18,14 +19,23 @@ class KeyBar(Static):
     def refresh_keys(self) -> None:
         """Rebuild from the screen's active bindings (those hidden by check_action drop out)."""
         seen: set[str] = set()
-        parts = []
+        entries: list[tuple[object, list[str], str, bool]] = []  # group, keys, text, enabled
         for active in self.screen.active_bindings.values():
             b = active.binding
             if not b.show or b.action in seen:
                 continue
             seen.add(b.action)
             key = b.key_display or self.app.get_key_display(b)
-            style = "b" if active.enabled else "dim"
-            parts.append(f"[{style}]{escape(key)}[/{style}] {escape(b.description)}")
+            same = [e for e in entries if b.group is not None and e[0] == b.group]
+            if same:
+                same[0][1].append(key)
+                continue
+            text = b.group.description if b.group is not None else b.description
+            entries.append((b.group, [key], text, active.enabled))
+        parts = []
+        for _, keys, text, enabled in entries:
+            style = "b" if enabled else "dim"
+            keys.sort(key=len)  # ", . < > home end": the short ones first
+            parts.append(f"[{style}]{escape(' '.join(keys))}[/{style}] {escape(text)}")
         parts.append("[b]^p[/b] palette")
         self.update("  ".join(parts))

@@ -6,44 +6,16 @@ Kept apart from the screens so the tests can check them directly and the screens
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
 from analysis.players import PLAYER_NAMES, make_player
-from core.actions import RICE, VILLAGE, Action, Enter, Exit, Move, Palace, Tile
+from core.actions import Action, Enter, Exit, Move, Palace, Tile
 from core.errors import IllegalAction, KratonError
+from core.hexgeom import TileShape
 from core.hexmap import hex_name
 from core.paths import move_costs
 from core.state import GameState
-from tui.board import neighbour
-
-
-@dataclass
-class TileShape:
-    """The tile being placed: size 1–3, rotation 0–5, which cell is the village (R10)."""
-
-    size: int = 3
-    rotation: int = 0
-    village: int = 0  # index of the village cell; for a single tile 0 = rice, 1 = village
-
-    def cells(self, anchor: int) -> tuple[tuple[int, int], ...] | None:
-        """The (hex, terrain) cells with the cursor on ``anchor``, or None off the grid."""
-        if self.size == 1:
-            return ((anchor, VILLAGE if self.village else RICE),)
-        hexes = [anchor, neighbour(anchor, self.rotation)]
-        if self.size == 3:
-            hexes.append(neighbour(anchor, self.rotation + 1))
-        if min(hexes) < 0:
-            return None
-        v = self.village % self.size
-        return tuple((h, VILLAGE if i == v else RICE) for i, h in enumerate(hexes))
-
-    def rotate(self, step: int = 1) -> None:
-        self.rotation = (self.rotation + step) % 6
-
-    def next_village(self) -> None:
-        self.village = (self.village + 1) % (2 if self.size == 1 else self.size)
 
 
 @dataclass(frozen=True)
@@ -116,7 +88,3 @@ class Chooser(Protocol):
 def make_computer(name: str, seed: int) -> Chooser:
     """A computer player from ``analysis.players.make_player``."""
     return make_player(name, seed)
-
-
-def log_lines(s: GameState, movers: Iterable[int], letters: str = "ABCD") -> list[str]:
-    return [f"{letters[p]} {a}" for p, a in zip(movers, s.history)]

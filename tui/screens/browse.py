@@ -22,7 +22,8 @@ from core.position import read_json
 from core.state import GameState
 from tui.board import BoardView
 from tui.panel import plural
-from tui.saves import Game, kind_of, load_game, natural_key
+from tui.saves import kind_of, load_game, natural_key
+from tui.session import Session
 
 
 def list_files(folder: Path) -> list[Path]:
@@ -58,12 +59,12 @@ def grouped(folder: Path) -> list[tuple[str, list[tuple[Path, dict[str, Any]]]]]
     return [(title, out[k]) for k, title in GROUPS if out[k]]
 
 
-def summary(game: Game) -> str:
+def summary(game: Session) -> str:
     s = game.state
     scores = ", ".join(f"{p.name} {p.score}" for p in s.players)
     who = s.players[s.current_player()].name
     state = "game over" if s.is_terminal() else f"{who} to act, {s.turn.ap} AP"
-    kinds = ", ".join(f"{p.name}: {c or 'human'}" for p, c in zip(s.players, game.computer))
+    kinds = ", ".join(f"{p.name}: {c or 'human'}" for p, c in zip(s.players, game.seats))
     text = (f"{s.n_players} players on {s.map.name}; {plural(len(s.tiles), 'tile')} placed,"
             f" {plural(s.triples, 'three-space tile')} left\n{state}\nscores: {scores}\n{kinds}")
     if game.puzzle:
@@ -71,8 +72,10 @@ def summary(game: Game) -> str:
         text = (f"puzzle {pz.get('id', '?')}: {pz.get('title', '')}\n"
                 f"difficulty {pz.get('difficulty', '?')}, theme {pz.get('theme', '?')},"
                 f" best {pz.get('best', '?')} points\n" + text)
-    if s.history:
-        text += f"\n{plural(len(s.history), 'action')} recorded"
+    if game.game.actions:
+        text += f"\n{plural(len(game.game.actions), 'action')} recorded"
+        if s.is_terminal():
+            text += " (Enter opens the review)"
     return text
 
 
@@ -89,7 +92,7 @@ class BrowseScreen(Screen[None]):
         self.folder = folder
         self.groups = grouped(folder)
         self.files = [p for _, entries in self.groups for p, _ in entries]
-        self.loaded: dict[Path, Game | str] = {}
+        self.loaded: dict[Path, Session | str] = {}
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="browse"):
@@ -133,7 +136,7 @@ class BrowseScreen(Screen[None]):
                 f"no position files (*.json) in {escape(str(self.folder))}\n"
                 "n starts a new game; s in a game saves one here")
 
-    def load(self, p: Path) -> Game | str:
+    def load(self, p: Path) -> Session | str:
         if p not in self.loaded:
             try:
                 self.loaded[p] = load_game(p)
@@ -184,7 +187,7 @@ class BrowseScreen(Screen[None]):
     def action_study(self) -> None:
         p = self.current()
         g = self.load(p) if p is not None else None
-        if isinstance(g, Game):
+        if isinstance(g, Session):
             from tui.screens.study import StudyScreen
 
             self.app.push_screen(StudyScreen(g.state.copy()))

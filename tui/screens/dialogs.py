@@ -1,4 +1,4 @@
-"""Small modal screens: a choice among options, the help, save-as, a message."""
+"""Small modal screens: a choice among options, the help, save-as, a message, a comment."""
 
 from __future__ import annotations
 
@@ -171,6 +171,34 @@ class SaveDialog(ModalScreen[tuple[str, str] | None]):
         self.dismiss(None)
 
 
+class CommentDialog(ModalScreen[str | None]):
+    """A one-line comment on an action (Enter keeps it; an empty one removes it; Esc cancels)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, text: str = "") -> None:
+        super().__init__()
+        self.title_text, self.text = title, text
+
+    def compose(self) -> ComposeResult:
+        from core.record import MAX_COMMENT
+
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Input(self.text, id="comment", max_length=MAX_COMMENT)
+            yield Label("Enter keeps it (saved with the game); empty removes it; Esc cancels",
+                        classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 HELP = """\
 [b]Moving around[/b]
   arrows or h j k l   move the cursor (odd rows sit half a hex right)
@@ -199,8 +227,17 @@ HELP = """\
   o          spend an action token: one more AP (R7)
   f          hold a festival in the city of the palace under the cursor
              (R30); while a festival is bid, f reopens the bidding dialog
-  u          undo the last action of this turn
+  u / y      undo the last action of this turn / redo it (a draw stays, R44)
   E          end the turn (a tile must have been placed, R8)
+
+[b]Looking back[/b] (in play and in review; the game itself never changes)
+  , / .      one action back / forward
+  < / >      one turn back / forward
+  Home       the start of the game
+  End, Esc   back to the present (play is refused while looking back)
+  C          comment on the action shown (saved with the game)
+  V          review: best vs played per turn, the score chart (R44: during
+             play only your own turns, as you could see them)
 
 [b]Game[/b]
   s          save the game (or the position)
@@ -215,6 +252,12 @@ HELP = """\
   E          the verdict (a festival ends the turn too, R30); n in it opens
              the next puzzle, z tries again
 
+[b]Review[/b] (kraton play on a finished game, kraton review GAME, V)
+  , . < > Home End   step through the game as above
+  C          comment      s  save (with comments and evaluations)
+  q / Esc    back         marks: ?! >= 3 points missed, ? >= 6, ?? >= 10
+  "best 9+" : the solver's best found, not proved; "=": the best was played
+
 [b]Study[/b] (a)
   n / b      step the best turn on the board / back
   PageDown / PageUp   scroll the report      w  the report full width
@@ -225,9 +268,10 @@ HELP = """\
   .  bare land   ~~ irrigation   L lowland rim   M mountain rim
   A-D a developer of that player   P8 a palace of value 8   * festival held
   1ap  a hex you can reach, with its cost in action points
-  underlined: what the other players changed since your last turn
-  The log (right) lists each turn with its points; "+2 A (palace, R29)"
-  says who scored what and by which rule.
+  underlined: the hexes of the last turn (at the cursor when looking back)
+  The move list (right) lists each turn with its points, the review's mark
+  and best; "+2 A (palace, R29)" says who scored what and by which rule;
+  # marks a comment; > the action shown.
 """
 
 

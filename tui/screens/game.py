@@ -1,7 +1,8 @@
 """The game screen: a turn played by keys or mouse on top of ``TableScreen``.
 
 Modes: look, tile (size, rotation, village hex, live preview), enter and move (targets marked
-with their AP cost). Previews come from ``tui.turn``; the engine decides (``GameState.push``).
+with their AP cost). Previews come from the controller (on a copy, never the live state); the
+engine decides. The looking-back keys step through the game without changing it.
 """
 
 from __future__ import annotations
@@ -11,19 +12,14 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 
 from core.actions import Action, Draw, End, Festival, Token
+from core.errors import KratonError
 from core.hexmap import hex_name
 from tui.board import BoardView, Overlay
 from tui.festival_view import hand_worths, option_label, stakes
 from tui.screens.dialogs import ChoiceDialog
+from tui.screens.lookback import LOOK_BACK
 from tui.screens.table import TableScreen
-from tui.turn import (
-    entry_targets,
-    exit_preview,
-    move_targets,
-    palace_choices,
-    tile_preview,
-    try_action,
-)
+from tui.turn import entry_targets, move_targets, palace_choices
 
 SIZE_CYCLE = {3: 2, 2: 1, 1: 3}
 
@@ -46,7 +42,11 @@ class GameScreen(TableScreen):
         Binding("o", "token", "Token"),
         Binding("f", "festival", "Festival"),
         Binding("u", "undo", "Undo"),
+        Binding("y", "redo", "Redo"),  # shown only while there is something to redo
         Binding("E", "end_turn", "End turn"),
+        *LOOK_BACK,
+        Binding("C", "comment", "Comment", show=False),  # in the help; 80x24 has no room
+        Binding("V", "review", "Review"),
         Binding("enter", "confirm", "Confirm"),
         Binding("escape", "cancel", "Cancel"),
         Binding("s", "save", "Save"),
@@ -81,7 +81,7 @@ class GameScreen(TableScreen):
         if self.selected >= 0:
             out[self.selected] = Overlay("selected")
         if self.mode == "tile" and not self.busy:
-            pv = tile_preview(s, self.shape, self.board_cursor)
+            pv = self.ctl.preview_tile(self.shape, self.board_cursor)
             cells = self.shape.cells(self.board_cursor) or ()
             for h, t in cells:
                 if s.map.on_map(h):
@@ -93,9 +93,12 @@ class GameScreen(TableScreen):
 
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Rotate and village only show while a tile is being placed."""
+        """Rotate and village only show while a tile is being placed, redo while there is
+        something to redo."""
         if action in ("rotate", "rotate_back", "village"):
             return self.mode == "tile"
+        if action == "redo":
+            return self.game.can_redo
         return True
 
 
@@ -159,7 +162,7 @@ class GameScreen(TableScreen):
         if not self.can_act():
             return
         self.reset_mode()
-        self.targets = entry_targets(self.state)
+        self.targets = entry_targets(self.ctl.scratch())
         if not self.targets:
             self.say("no developer can enter now (R26: a free land hex on the border or rim,"
                      " a developer off the board and enough AP)")
@@ -185,7 +188,7 @@ class GameScreen(TableScreen):
 
     def pick(self, h: int) -> None:
         self.selected = h
-        self.targets = move_targets(self.state, h)
+        self.targets = move_targets(self.ctl.scratch(), h)
         self.refresh_all()
         self.say(f"{len(self.targets)} hexes reachable from {hex_name(h)} (R27)"
                  if self.targets else f"the developer on {hex_name(h)} cannot move now (R27)")
@@ -194,7 +197,9 @@ class GameScreen(TableScreen):
     def action_exit_dev(self) -> None:
         if not self.can_act():
             return
-        pv = exit_preview(self.state, self.board.cursor)
+        from core.actions import Exit
+
+        pv = self.ctl.preview(Exit(self.board.cursor))
         if pv.action is not None and pv.legal:
             self.human_act(pv.action)
         else:
@@ -205,12 +210,12 @@ class GameScreen(TableScreen):
         if not self.can_act():
             return
         h = self.board.cursor
-        choices = palace_choices(self.state, h)
+        choices = palace_choices(self.ctl.scratch(), h)
         if not choices:
             from core.actions import Palace
 
             value = (self.state.palace[h] or 0) + 2
-            self.say(try_action(self.state, Palace(h, min(value, 10))).message)
+            self.say(self.ctl.preview(Palace(h, min(value, 10))).message)
             return
         if len(choices) == 1:
             self.human_act(choices[0])
@@ -253,7 +258,7 @@ class GameScreen(TableScreen):
         opts = [(option_label(s, a, s.to_move), a) for a in s.legal_actions()
                 if isinstance(a, Festival) and a.hex == h]
         if not opts:
-            self.say(try_action(s, Festival(h)).message)
+            self.say(self.ctl.preview(Festival(h)).message)
             return
         note = (f"Face-up card [b]{s.face_up}[/b]: a card is worth the number of its symbols"
                 f" shown on it (R31).\n{stakes(s, h)}\nThe festival is the last action of your"
@@ -268,23 +273,31 @@ class GameScreen(TableScreen):
 
 
     def action_undo(self) -> None:
+        """Undo stays inside the turn and never takes back a card draw (R36, R44)."""
         if not self.can_act():
             return
-        s = self.state
-        if len(s.history) <= self.turn_start:
-            self.say("nothing to undo in this turn")
+        try:
+            a = self.ctl.undo()
+        except KratonError as e:
+            self.say(str(e))
             return
-        if isinstance(s.history[-1], Draw):
-            # R44: the draw showed a card of the deck (the deck's card, or the one turned up to
-            # replace the face-up card); undone, the deck's top would be known to all.
-            self.say("a card draw cannot be undone: it showed a card of the deck (R36, R44)")
-            return
-        a = self.game.undo()
         self.reset_mode()
-        self.message = f"undone: {a}"
+        self.message = f"undone: {a}  (y redoes it)"
         self.autosave()
         self.refresh_all()
 
+    def action_redo(self) -> None:
+        if not self.can_act():
+            return
+        try:
+            a = self.ctl.redo()
+        except KratonError as e:
+            self.say(str(e))
+            return
+        self.reset_mode()
+        self.message = f"redone: {a}"
+        self.autosave()
+        self.after_action()
 
     def action_end_turn(self) -> None:
         if self.can_act():
@@ -297,7 +310,7 @@ class GameScreen(TableScreen):
         h = self.board.cursor
         s = self.state
         if self.mode == "tile":
-            pv = tile_preview(s, self.shape, h)
+            pv = self.ctl.preview_tile(self.shape, h)
             if pv.action is not None and pv.legal:
                 self.human_act(pv.action)
             else:
@@ -318,6 +331,9 @@ class GameScreen(TableScreen):
 
 
     def action_cancel(self) -> None:
+        if self.ctl.looking_back:
+            self.action_nav("end")
+            return
         self.reset_mode()
         self.message = "cancelled"
         self.refresh_all()

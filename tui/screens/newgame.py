@@ -17,8 +17,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
+from core.game import Game
 from core.state import PLAYER_NAMES, GameState
-from tui.saves import Game
 from tui.turn import player_names
 
 HUMAN = "human"
@@ -113,7 +113,7 @@ class NewGameScreen(Screen[Game]):
             names.append(name[:16])
             kind = self.query_one(f"#kind-{i}", Select).value
             computer.append(None if kind == HUMAN else str(kind))
-        return Game.new(GameState.new(n, seed=seed, names=names), computer)
+        return Game(GameState.new(n, seed=seed, names=names), computer)
 
     def action_start(self) -> None:
         self.dismiss(self.build())

@@ -11,9 +11,11 @@ from textual.binding import Binding, BindingType
 
 from core.actions import Action, End, parse_actions
 from core.errors import KratonError
+from core.game import Game
 from tui.panel import plural
-from tui.saves import Game, puzzle_files
+from tui.saves import puzzle_files
 from tui.screens.game import GameScreen
+from tui.session import Session, as_session
 
 
 def next_puzzle(path: str | None) -> Path | None:
@@ -46,13 +48,14 @@ class PuzzleScreen(GameScreen):
         Binding("z", "restart", "Restart"),
     ]
 
-    def __init__(self, game: Game, step_delay: float = 0.0) -> None:
-        game.computer = [None] * game.state.n_players  # the user plays the turn
-        super().__init__(game, step_delay)
-        self.puzzle: dict[str, Any] = game.puzzle or {}
-        self.start_len = len(game.state.history)
-        self.mover = game.state.to_move
-        self.start_score = game.state.players[self.mover].score
+    def __init__(self, game: Session | Game, step_delay: float = 0.0) -> None:
+        session = as_session(game)
+        session.seats = [None] * session.state.n_players  # the user plays the turn
+        super().__init__(session, step_delay)
+        self.puzzle: dict[str, Any] = session.puzzle or {}
+        self.start_len = len(self.game.actions)
+        self.mover = self.state.to_move
+        self.start_score = self.state.players[self.mover].score
         try:
             self.line: list[Action] = parse_actions(str(self.puzzle.get("line", "")))
         except KratonError:
@@ -83,9 +86,9 @@ class PuzzleScreen(GameScreen):
         return super().can_act()
 
     def turn_over(self) -> bool:
-        s = self.state
-        return len(s.history) > self.start_len and s.festival is None and (
-            s.is_terminal() or s.to_move != self.mover or isinstance(s.history[-1], End))
+        s, acts = self.state, self.game.actions
+        return len(acts) > self.start_len and s.festival is None and (
+            s.is_terminal() or s.to_move != self.mover or isinstance(acts[-1], End))
 
     def after_action(self) -> None:
         """The other seats answer a festival at once (as the solver assumes, R32); once the
@@ -94,7 +97,7 @@ class PuzzleScreen(GameScreen):
 
         s = self.state
         while s.festival is not None and s.current_player() != self.mover:
-            if not self.apply(festival_decision(s)):
+            if not self.apply(festival_decision(s), by_user=False):
                 break
         if self.turn_over():
             self.refresh_all()
@@ -104,7 +107,7 @@ class PuzzleScreen(GameScreen):
         super().after_action()
 
     def played(self) -> list[Action]:
-        return list(self.state.history[self.start_len:])
+        return list(self.game.actions[self.start_len:])
 
     def gained(self) -> int:
         return self.state.players[self.mover].score - self.start_score
@@ -149,9 +152,10 @@ class PuzzleScreen(GameScreen):
         self.app.call_from_thread(self.say, text)
 
     def action_restart(self) -> None:
-        while len(self.state.history) > self.start_len:
-            self.game.undo()
-        self.turn_start = self.start_len
+        self.ctl.present()
+        while len(self.game.actions) > self.start_len:
+            self.game.undo()  # the whole puzzle turn, draws too: a puzzle hides nothing (R44)
+        self.ctl.version += 1  # the previews' copy is made again
         self.solution_step = -1
         self.verdict_shown = False
         self.used_solution = False
@@ -184,7 +188,7 @@ class PuzzleScreen(GameScreen):
             self.show_verdict()
             return
         if self.state.festival is not None or (
-                self.state.obligation_pending() and not self.state.is_legal(End())):
+                self.state.obligation_pending() and not self.ctl.scratch().is_legal(End())):
             self.say(self.state_end_message())
             return
         self.show_verdict()
@@ -207,7 +211,7 @@ class PuzzleScreen(GameScreen):
             text += " (with the solution's steps, S)"
         self.verdict_shown = True
         self.say(text)
-        nxt = next_puzzle(self.game.path)
+        nxt = next_puzzle(self.session.path)
         title = f"Puzzle {self.puzzle.get('id', '')}: " + ("solved" if solved else "not yet")
 
         def chosen(what: str | None) -> None:
@@ -220,9 +224,7 @@ class PuzzleScreen(GameScreen):
         self.app.push_screen(VerdictDialog(title, text, nxt.stem if nxt else None), chosen)
 
     def state_end_message(self) -> str:
-        from tui.turn import try_action
-
-        return try_action(self.state, End()).message
+        return self.ctl.preview(End()).message
 
     def autosave(self) -> None:  # puzzles are not autosaved over the game in progress
         return

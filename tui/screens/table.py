@@ -1,8 +1,10 @@
-"""A game on the table: the board, the side panel, the engine and the computer players.
+"""A game on the table: the view of a ``tui.controller.Controller`` — the board at the cursor,
+the side panel, the move list — and the computer players run in a worker. Looking back,
+comments and saving come from ``LookBackScreen``.
 
-``GameScreen`` adds the human's input (keys, mouse, modes) on top. Every action goes through
-``GameState.push``, so the engine alone decides legality; the screens show its message with
-the R-number.
+``GameScreen`` adds the human's input (keys, mouse, modes) on top, ``ReviewScreen`` the
+review. The controller plays every action through ``core.game.Game`` (the engine decides
+legality); this screen shows its refusals with the R-number and renders it after each event.
 """
 
 from __future__ import annotations
@@ -10,78 +12,47 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from rich.markup import escape
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
-from core.actions import Action, End, Festival
+from core.actions import Action, End
 from core.errors import IllegalAction, KratonError
-from core.game import as_seen_by
-from core.state import GameState
+from core.game import Game, as_seen_by
+from core.hexgeom import TileShape
 from tui import panel, turnlog
 from tui.board import BoardView, Overlay
+from tui.controller import final_counts
 from tui.festival_view import decision_order, festival_note, festival_result, option_label
 from tui.keybar import KeyBar
-from tui.saves import (
-    AUTOSAVE_PREFIX,
-    Game,
-    autosave_path,
-    replay_final_counts,
-    save_game,
-    save_position_only,
-    saves_dir,
-)
-from tui.screens.dialogs import (
-    ChoiceDialog,
-    ConfirmDialog,
-    HelpScreen,
-    MessageScreen,
-    SaveDialog,
-)
-from tui.turn import Chooser, TileShape, make_computer
+from tui.movelist import MoveList
+from tui.saves import autosave_path, save_game
+from tui.screens.dialogs import ChoiceDialog, ConfirmDialog, MessageScreen
+from tui.screens.lookback import LookBackScreen
+from tui.session import Session
 
 
-def turn_start(history: list[Action]) -> int:
-    """Index of the first action of the turn in progress (after the last ``end``)."""
-    for i in range(len(history) - 1, -1, -1):
-        if isinstance(history[i], End):
-            return i + 1
-    return 0
+class TableScreen(LookBackScreen):
+    """The game and its players; no key bindings of its own."""
 
-
-class TableScreen(Screen[None]):
-    """The game in progress and its players; no key bindings of its own."""
-
-    def __init__(self, game: Game, step_delay: float = 0.4) -> None:
-        super().__init__()
-        self.game = game
+    def __init__(self, game: Session | Game, step_delay: float = 0.4) -> None:
+        super().__init__(game)
         self.step_delay = step_delay
         self.mode = "look"  # look | tile | enter | move
         self.shape = TileShape()
         self.selected = -1  # developer picked up in move mode
         self.targets: dict[int, int] = {}
-        self.message = ""
         self.busy = False
-        self.turn_start = turn_start(game.state.history)
-        self.final_counts: dict[int, int] = {}
-        if any(p.final_counted for p in game.state.players):
-            self.final_counts = replay_final_counts(game)  # counted before the file was loaded
-        self.players: dict[int, Chooser] = {}
         # Hot-seat (R44): whose eyes are on the screen; a hand shows only to them.
-        first = game.state.current_player()
-        self.at_keyboard: int | None = first if game.computer[first] is None else None
+        first = self.state.current_player()
+        self.at_keyboard: int | None = first if self.is_human(first) else None
         self.handing_over = False
 
-    @property
-    def state(self) -> GameState:
-        return self.game.state
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="game"):
@@ -92,7 +63,7 @@ class TableScreen(Screen[None]):
                 yield Static(id="supply")
                 yield Static(id="hand")
                 yield Static(id="message")
-                yield Static(id="log")
+                yield MoveList(id="log")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -100,86 +71,73 @@ class TableScreen(Screen[None]):
         self.refresh_all()
         self.call_after_refresh(self.after_action)
 
-    @property
-    def board(self) -> BoardView:
-        return self.query_one("#board", BoardView)
-
-    def is_human(self, p: int) -> bool:
-        return self.game.computer[p] is None
-
-    def pname(self, p: int) -> str:
-        return panel.player_label(self.state, p)
-
     def refresh_all(self) -> None:
-        s = self.state
-        self.board.recent = turnlog.recent_hexes(self.game.movers, s.history, s.current_player())
-        self.board.set_state(s, self.overlays())
-        self.query_one("#status", Static).update(self.status_text())
-        self.query_one("#scores", Static).update(panel.scores_text(s))
-        self.query_one("#supply", Static).update(panel.supply_text(s))
-        self.query_one("#hand", Static).update(self.hand_text())
-        self.query_one("#message", Static).update(self.message)
-        self.query_one("#log", Static).update(self.log_text())
+        if not self.query(KeyBar):
+            return  # not composed yet, or taken down (a worker's result came late)
+        view = self.ctl.view()
+        self.board.recent = self.ctl.last_turn_hexes()
+        self.board.set_state(view, self.overlays() if not self.ctl.looking_back else {})
+        self._put("status", self.status_text())
+        self._put("scores", panel.scores_text(view))
+        self._put("supply", panel.supply_text(view))
+        self._put("hand", self.hand_text())
+        self._put("message", self.message)
+        self.query_one(MoveList).show(self.game, self.ctl.shown, self.evaluations())
         self.refresh_bindings()
         self.call_after_refresh(self.query_one(KeyBar).refresh_keys)
 
     def status_text(self) -> str:
-        return panel.status_text(self.state, self.game.computer, self.mode_text())
+        if self.ctl.looking_back:
+            return self.looking_back_text()
+        return panel.status_text(self.state, self.session.seats, self.mode_text())
 
     def hand_text(self) -> str:
         if self.handing_over:
             return "[b]Hand[/b] hidden until the next player is at the keyboard (R44)"
-        return panel.hand_text(self.state, self.game.computer)
+        if self.ctl.looking_back:
+            # R44: looking back shows only the viewer's own hand as it was, never another's.
+            view, me = self.ctl.view(), self.viewer()
+            if not self.is_human(me) or self.state.is_terminal():
+                return "[b]Hand[/b] not shown while looking back (R44)"
+            return f"[b]Hand of {escape(view.players[me].name)}[/b] then: {', '.join(view.players[me].hand) or 'no cards'}"
+        return panel.hand_text(self.state, self.session.seats)
+
+    def evaluations(self) -> dict[int, dict[str, Any]]:
+        """The evaluations the user may see (R44, ``Controller.visible_evaluations``)."""
+        return self.ctl.visible_evaluations(self.viewer())
 
     def log_text(self) -> str:
-        return turnlog.log_text(self.state, self.game.movers, self.game.deltas)
-
-    def say(self, text: str) -> None:
-        self.message = text
-        self.query_one("#message", Static).update(text)
+        return self.query_one(MoveList).text
 
     def describe(self, h: int) -> str:
-        return panel.describe(self.state, h)
+        return panel.describe(self.ctl.view(), h)
 
+    # ------------------------------------------------------------------ playing
     def can_act(self) -> bool:
-        s = self.state
-        if s.is_terminal():
-            self.say("the game is over (R40)")
+        why = self.ctl.refusal()
+        if why is not None:
+            self.say(why)
             return False
-        if self.busy or not self.is_human(s.current_player()):
+        if self.busy or not self.is_human(self.state.current_player()):
             self.say("the computer player is moving; wait for your turn")
             return False
         return True
 
-    def apply(self, a: Action) -> bool:
-        """Push one action for whoever is to act; shows the engine's refusal otherwise."""
-        s = self.state
-        who = s.current_player()
-        before = [p.final_counted for p in s.players]
-        festival = s.festival.palace if s.festival is not None else (
-            a.hex if isinstance(a, Festival) else None)
-        scores = [p.score for p in s.players]
+    def apply(self, a: Action, by_user: bool = True) -> bool:
+        """Play one action for whoever is to act; shows the engine's refusal otherwise."""
         try:
-            s.push(a)
+            done = self.ctl.apply(a, by_user)
         except IllegalAction as e:
             self.say(f"[b]illegal[/b]: {e.rule} {e.why}{self.festival_reminder()}")
             return False
         except KratonError as e:
             self.say(f"[b]illegal[/b]: {e}")
             return False
-        self.game.push(a, who, scores)
-        counted = [0] * s.n_players
-        for i, p in enumerate(s.players):
-            if p.final_counted and not before[i]:
-                counted[i] = self.final_counts[i] = p.score - scores[i]
-        if isinstance(a, End):
-            self.turn_start = len(s.history)
-        self.message = f"{self.pname(who)}: {a}"
-        if self.game.deltas and len(self.game.deltas) == len(self.game.movers):
-            self.message += turnlog.gains_text(a, self.game.deltas[-1])
-        if festival is not None and s.festival is None:
-            pre = [scores[i] + counted[i] for i in range(s.n_players)]
-            result = festival_result(s, festival, pre)
+        s = self.state
+        self.message = f"{self.pname(done.player)}: {a}" + turnlog.gains_text(a, done.gains)
+        if done.festival is not None:
+            pre = [b + c for b, c in zip(done.before, done.counted)]
+            result = festival_result(s, done.festival, pre)
             self.message += "\n" + result
             self.notify(result, title="Festival", timeout=8)
         self.autosave()
@@ -193,12 +151,12 @@ class TableScreen(Screen[None]):
         return ""
 
     def autosave(self) -> None:
-        if self.game.puzzle is not None:
+        if self.session.puzzle is not None:
             return
-        first = self.game.autosave is None
+        first = self.session.autosave is None
         try:
-            path = autosave_path(self.game)
-            save_game(self.game, path)
+            path = autosave_path(self.session)
+            save_game(self.session, path)
             if first:
                 self.notify(f"this game is saved after every action to {path}", title="Autosave",
                             timeout=6)
@@ -212,10 +170,7 @@ class TableScreen(Screen[None]):
             self.reset_mode()
             self.after_action()
         else:
-            self.refresh_panel_only()
-
-    def refresh_panel_only(self) -> None:
-        self.query_one("#message", Static).update(self.message)
+            self._put("message", self.message)
 
     def reset_mode(self) -> None:
         self.mode = "look"
@@ -227,7 +182,8 @@ class TableScreen(Screen[None]):
         self.refresh_all()
         s = self.state
         if s.is_terminal():
-            self.show_game_over()
+            if not self.ctl.looking_back:
+                self.show_game_over()
             return
         me = s.current_player()
         if not self.is_human(me):
@@ -235,7 +191,9 @@ class TableScreen(Screen[None]):
                 self.busy = True
                 self.run_computer()
             return
-        humans = sum(1 for c in self.game.computer if c is None)
+        if self.ctl.looking_back:
+            return  # the dialogs wait until the user is back at the present (End)
+        humans = sum(1 for c in self.session.seats if c is None)
         if humans >= 2 and me != self.at_keyboard:
             self.hand_over(me)
             return
@@ -262,41 +220,27 @@ class TableScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="computer")
     def run_computer(self) -> None:
-        """Computer players think on a copy in this worker thread; each step is applied on the
-        UI thread and shown before the next."""
+        """Computer players think on a copy in this worker thread (``Controller.computer_choice``);
+        each action is applied on the UI thread and shown before the next."""
         steps = 0
         while True:
-            s = self.state
-            if s.is_terminal():
-                break
-            me = s.current_player()
-            name = self.game.computer[me]
-            if name is None:
-                break
-            player = self.players.get(me)
-            if player is None:
-                player = make_computer(name, s.seed * 7 + me)
-                self.players[me] = player
-            copy = s.copy()
             steps += 1
             try:
-                action = player.choose(copy)
+                action = self.ctl.computer_choice(steps)
             except KratonError as e:
                 self._ui(self.say, f"computer player failed: {e}")
                 break
-            if steps > 60 and copy.is_legal(End()):
-                action = End()  # a safety net: a turn of a random player may wander
+            if action is None or get_current_worker().is_cancelled:
+                break
             if isinstance(action, End):
                 steps = 0
-            if get_current_worker().is_cancelled:
-                return
-            ok = self._ui(self.apply, action)
-            if not ok:
+            if not self._ui(self.apply, action, False):
                 break
             self._ui(self.refresh_all)
             if self.step_delay:
                 time.sleep(self.step_delay)
-        self._ui(self._computer_done)
+        if not get_current_worker().is_cancelled:
+            self._ui(self._computer_done)
 
     def _ui(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run ``fn`` on the UI thread; after the app has closed, do nothing."""
@@ -307,11 +251,10 @@ class TableScreen(Screen[None]):
 
     def _computer_done(self) -> None:
         self.busy = False
-        self.turn_start = len(self.state.history)
         self.after_action()
 
     def show_game_over(self) -> None:
-        text = panel.game_over_text(self.state, self.final_counts)
+        text = panel.game_over_text(self.state, final_counts(self.game))
         self.app.push_screen(MessageScreen("Game over", text))
 
     def festival_dialog(self) -> None:
@@ -334,37 +277,15 @@ class TableScreen(Screen[None]):
             festival_note(s, me), hint="Enter chooses; Esc looks at the board (f reopens)"),
             chosen)
 
-    def action_save(self) -> None:
-        path = self.game.path
-        if path and Path(path).name.startswith(AUTOSAVE_PREFIX):
-            path = None
-        default = path or str(saves_dir() / f"game-{time.strftime('%Y%m%d-%H%M%S')}.json")
-
-        def done(result: tuple[str, str] | None) -> None:
-            if result is None:
-                return
-            kind, path = result
-            try:
-                if kind == "position":
-                    save_position_only(self.game, path)
-                else:
-                    save_game(self.game, path)
-                    self.game.path = path
-            except (OSError, KratonError) as e:
-                self.say(f"[b]not saved[/b]: {e}")
-                return
-            self.say(f"saved the {kind} to {path}")
-
-        self.app.push_screen(SaveDialog(default), done)
-
+    # ------------------------------------------------------------------ files and views
     def action_study(self) -> None:
         """R44: in a game, the study sees what the player at the keyboard may see: the others'
         hands and the deck are dealt at random from the cards he cannot see (a puzzle is full
-        information, so it is studied as it is)."""
+        information, so it is studied as it is). Looking back, the position shown."""
         from tui.screens.study import StudyScreen
 
-        s = self.state
-        if self.game.puzzle is not None or s.is_terminal():
+        s = self.ctl.view()
+        if self.session.puzzle is not None or self.state.is_terminal():
             self.app.push_screen(StudyScreen(s.copy()))
             return
         viewer = self.viewer()
@@ -383,17 +304,21 @@ class TableScreen(Screen[None]):
             return self.at_keyboard
         return next((p for p in range(self.state.n_players) if self.is_human(p)), me)
 
-    def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+    def action_review(self) -> None:
+        """The review of this game (R44: during play, only the viewer's own turns, as he saw
+        them; after the end, every turn with full information)."""
+        from tui.screens.review import ReviewScreen
+
+        self.app.push_screen(ReviewScreen(self.session, viewer=self.viewer()))
 
     def action_quit_game(self) -> None:
         """A game in progress asks first and says where it is saved (issue 24)."""
         s = self.state
-        if s.is_terminal() or self.game.puzzle is not None:
+        if s.is_terminal() or self.session.puzzle is not None:
             self.app.exit()
             return
         self.autosave()
-        where = self.game.autosave or "(not saved)"
+        where = self.session.autosave or "(not saved)"
         text = (f"The game is saved to\n{where}\n"
                 f"[b]kraton play {where}[/b] continues it (or b in the new-game screen).")
 
@@ -403,6 +328,10 @@ class TableScreen(Screen[None]):
 
         self.app.push_screen(ConfirmDialog("Quit the game in progress?", text, "Quit (y)"),
                              answer)
+
+    def asks_before_quitting(self) -> bool:
+        """A game in progress asks before the app quits (it is autosaved either way)."""
+        return self.session.puzzle is None and not self.state.is_terminal()
 
     def mode_text(self) -> str:
         """What the keys do now (the input screens say more)."""
