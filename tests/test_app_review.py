@@ -394,3 +394,12 @@ def test_snapshot_review_80x24(snap_compare: Any, monkeypatch: pytest.MonkeyPatc
 def test_snapshot_review_no_color(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     assert snap_compare(_review_app(monkeypatch), terminal_size=(80, 24), run_before=_to_a_turn)
+
+
+def test_the_move_list_says_how_many_points_a_turn_missed_below_the_marks() -> None:
+    from tui.movelist import evaluation_text
+
+    assert evaluation_text({"played": 0, "best": 2, "proved": False, "mark": ""}) == "  -2 best 2+"
+    assert evaluation_text({"played": 4, "best": 4, "proved": True, "mark": ""}) == "  = best 4"
+    assert "?!" in evaluation_text({"played": 0, "best": 3, "proved": True, "mark": "?!"})
+    assert evaluation_text(None) == ""

@@ -29,13 +29,15 @@ class Line:
 
 
 def evaluation_text(ev: dict[str, Any] | None) -> str:
-    """'  ?! best 9' (best proved) or '  best ≤12' (not proved); '' when not evaluated."""
+    """'  ?! best 9' (marked; best proved), '  -2 best 4+' (2 points missed, below the marks;
+    the best found, not proved), '  = best 4' (the best was played); '' when not evaluated."""
     if not ev:
         return ""
     mark = ev.get("mark") or ""
     best = ev.get("best")
+    missed = (best - ev["played"]) if isinstance(best, int) and isinstance(ev.get("played"), int) else 0
     proved = "" if ev.get("proved") else "+"
-    head = f"  [b]{escape(mark)}[/b]" if mark else "  ="
+    head = f"  [b]{escape(mark)}[/b]" if mark else (f"  -{missed}" if missed > 0 else "  =")
     return f"{head} best {best}{proved}"
 
 
