@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from core.errors import KratonError, shown
+from analysis.trainer.progress import ProgressError
+from core.errors import shown
 
 MAX_ROWS = 1_000_000
 TEXT = {"uid", "puzzle", "mode", "themes"}
@@ -14,7 +15,7 @@ INTS = {"solved", "hints", "rated", "length", "mistakes"}
 NULLABLE = {"score", "user_before", "user_after"}
 
 
-class ExportError(KratonError):
+class ExportError(ProgressError):
     """An export file that cannot be imported; names the file and the first bad field."""
 
 
