@@ -4,6 +4,7 @@ databases or export files (one line, exit 2 in the CLI)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -60,7 +61,7 @@ def _check_chain(prog: Progress) -> None:
     """No lost update: each rated attempt started from the rating the one before left."""
     rows = prog.conn.execute("SELECT user_before, user_after FROM attempts WHERE rated = 1 "
                              "ORDER BY rowid").fetchall()
-    for (_, after), (before, _) in zip(rows, rows[1:]):
+    for (_, after), (before, _) in itertools.pairwise(rows):
         assert before == pytest.approx(after)
 
 
