@@ -64,6 +64,7 @@ class TrainerScreen(Screen[None]):
                 yield Label("Mode", classes="field-label")
                 yield Select([(m, m) for m in MODES], value=self.options.get("mode", "rated"),
                              allow_blank=False, id="mode")
+            with Horizontal(classes="row"):
                 yield Label("Set", classes="field-label")
                 yield Select([(f"{k} ({len(v[0])})", k) for k, v in self.sets.items()] or [("collection", "collection")],
                              value=self.options.get("set", "collection") if self.options.get("set") in self.sets
