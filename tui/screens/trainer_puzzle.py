@@ -135,6 +135,13 @@ class TrainerPuzzleScreen(PuzzleScreen):
         self.app.pop_screen()
         self.serve_next()
 
+    def action_study(self) -> None:
+        """The study view shows the solver's best turn: like the solution, the attempt then
+        counts as not solved."""
+        if self.result is None:
+            self.hint_stage = 2
+        super().action_study()
+
     def action_stats(self) -> None:
         from tui.screens.stats import StatsScreen
 
