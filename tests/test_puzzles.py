@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 import pytest
 
@@ -108,6 +109,11 @@ def test_kraton_puzzles_lists_them(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(rows) == len(FILES) and {"id", "difficulty", "theme", "best", "line"} <= set(rows[0])
 
 
+def raw_puzzle(path: str) -> dict[str, Any]:
+    with open(path, encoding="utf-8") as f:
+        return dict(json.load(f)["puzzle"])
+
+
 ISSUE_THEMES = ("palace", "enlarge", "pond", "pond-for-opponent", "tied-ring", "terraces",
                 "overhang", "token", "festival", "full-turn", "one-ap")
 
@@ -120,7 +126,7 @@ def test_the_trainers_collection_issue_25() -> None:
     with_themes = {t for p in rows for t in p.themes}
     assert set(ISSUE_THEMES) <= with_themes, set(ISSUE_THEMES) - with_themes
     for p in rows:
-        raw = json.loads(open(p.path, encoding="utf-8").read())["puzzle"]
+        raw = raw_puzzle(p.path)
         assert {"themes", "rating", "rd"} <= set(raw), p.id
     bands = {}
     for p in rows:
@@ -131,7 +137,7 @@ def test_the_trainers_collection_issue_25() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(n for n, f in PUZZLES.items()
-                                        if "source" in json.loads(open(f, encoding="utf-8").read())["puzzle"]))
+                                        if "source" in raw_puzzle(f)))
 def test_source_names_the_records_position(name: str) -> None:
     """``source.action``: the record after that many actions is the puzzle's position (the
     same board with the mover's tokens spent for a ``tokens_spent`` puzzle, R7)."""
@@ -140,7 +146,7 @@ def test_source_names_the_records_position(name: str) -> None:
     from core.record import load_any
 
     path = PUZZLES[name]
-    raw = json.loads(open(path, encoding="utf-8").read())["puzzle"]
+    raw = raw_puzzle(path)
     s, _ = load_any(os.path.join(os.path.dirname(path), raw["source"]["record"]), raw["source"]["action"])
     if raw.get("solver", {}).get("tokens_spent"):
         s = spent(s)
