@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from textual import work
 from textual.binding import Binding, BindingType
 
-from core.actions import Action, End, parse_actions
+from core.actions import Action, End, Festival, parse_actions
 from core.errors import KratonError
 from tui.panel import plural
 from tui.saves import Game, puzzle_files
@@ -53,6 +53,7 @@ class PuzzleScreen(GameScreen):
         self.start_len = len(game.state.history)
         self.mover = game.state.to_move
         self.start_score = game.state.players[self.mover].score
+        self.start_state = game.state.copy()  # the puzzle's position, for ``gained``
         try:
             self.line: list[Action] = parse_actions(str(self.puzzle.get("line", "")))
         except KratonError:
@@ -107,7 +108,22 @@ class PuzzleScreen(GameScreen):
         return list(self.state.history[self.start_len:])
 
     def gained(self) -> int:
-        return self.state.players[self.mover].score - self.start_score
+        """The turn's points as the puzzle's ``best`` counts them (the solver's objective): a
+        festival ending a last-round turn is followed by the final count (R41), which is no
+        part of the line's points. Mid-turn (a tile still owed, R8), the score so far."""
+        from analysis.solver.common import replay
+
+        line: list[Action] = []
+        for a in self.played():
+            if isinstance(a, End):
+                break
+            line.append(a)
+            if isinstance(a, Festival):
+                break
+        try:
+            return replay(self.start_state, line)[0].points
+        except KratonError:
+            return self.state.players[self.mover].score - self.start_score
 
     def mode_text(self) -> str:
         if self.turn_over():

@@ -47,7 +47,7 @@ class TrainerPuzzleScreen(PuzzleScreen):
             head += f", streak {s.streak}, mistakes {s.mistakes}/1"
         else:
             head += f", you {s.progress.user().rating:.0f}"
-        head += f", puzzle {self.entry.rating:.0f}"
+        head += f"; puzzle {self.entry.id} ({self.entry.rating:.0f})"
         if self.result is not None:
             return f"{head} - done: n next puzzle, z tries again (unrated)"
         return f"{head} - " + super().mode_text()
