@@ -187,3 +187,23 @@ async def test_the_new_game_screen_offers_the_trainer() -> None:
         await pilot.press("T")
         await pilot.pause()
         assert isinstance(app.screen, TrainerScreen)
+
+
+@aio
+async def test_a_last_round_festival_puzzle_counts_the_lines_points_not_the_final_count() -> None:
+    """A festival ends the last-round turn (R30, R40) and the mover's final count follows
+    (R41); the verdict compares the line's own points with the puzzle's best, as the solver
+    and ``tests/test_puzzles.py`` count them (the count used to be added: "18 points")."""
+    from tui.app import puzzle_dir
+
+    app = create_app("puzzle", str(puzzle_dir() / "full-turn-05.json"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        best = screen.puzzle["best"]  # type: ignore[attr-defined]
+        for a in parse_actions(str(screen.puzzle["line"])):  # type: ignore[attr-defined]
+            screen.human_act(a)  # type: ignore[attr-defined]
+            await pilot.pause()
+        assert screen.state.players[screen.mover].final_counted  # type: ignore[attr-defined]
+        assert isinstance(app.screen, VerdictDialog)
+        assert f"You scored {best} points: the best possible ({best})" in app.screen.body

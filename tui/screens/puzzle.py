@@ -108,22 +108,22 @@ class PuzzleScreen(GameScreen):
         return list(self.state.history[self.start_len:])
 
     def gained(self) -> int:
-        """The turn's points as the puzzle's ``best`` counts them (the solver's objective): a
-        festival ending a last-round turn is followed by the final count (R41), which is no
-        part of the line's points. Mid-turn (a tile still owed, R8), the score so far."""
-        from analysis.solver.common import replay
+        """The turn's points as the puzzle's ``best`` counts them: a festival ending a
+        last-round turn is followed by the mover's final count (R40, R41), which is no part of
+        the line's points; it is the count of the board before the festival (as in
+        ``tests/test_puzzles.py``)."""
+        from core.scoring import final_count
 
-        line: list[Action] = []
+        raw = self.state.players[self.mover].score - self.start_score
+        if self.start_state.players[self.mover].final_counted or \
+                not self.state.players[self.mover].final_counted:
+            return raw
+        before = self.start_state.copy()
         for a in self.played():
-            if isinstance(a, End):
+            if isinstance(a, (Festival, End)):
                 break
-            line.append(a)
-            if isinstance(a, Festival):
-                break
-        try:
-            return replay(self.start_state, line)[0].points
-        except KratonError:
-            return self.state.players[self.mover].score - self.start_score
+            before.push(a)
+        return raw - final_count(before)[self.mover]
 
     def mode_text(self) -> str:
         if self.turn_over():
