@@ -148,6 +148,8 @@ def check(rows: list[Any], args: argparse.Namespace) -> int:
             how = f"proved by {r['proved_by']}" if r["proved_by"] else f"not proved, bound {r['bound']}"
             print(f"{pz.id:<28} best {pz.best:>3}  solved {r['solved']:>3} {'ok' if r['ok'] else 'MISMATCH'}"
                   f"  {r['seconds']:.2f} s  {how}", flush=True)
+    order = {pz.id: i for i, pz in enumerate(rows)}
+    checked.sort(key=lambda r: order[r["id"]])  # the collection's order, whatever finished first
     times = [r["seconds"] for r in checked]
     wall = time.perf_counter() - start
     if args.json:
