@@ -28,7 +28,7 @@ from core.errors import KratonError
 from core.groups import all_ponds, pond_ring
 from core.legality import ring_holder
 from core.position import position_to_dict, read_json, write_json_atomic
-from core.record import GameRecord, load_record, save_record
+from core.record import GameRecord, load_record, replay_file, save_record
 from core.state import GameState
 from puzzles.loader import HERE
 
@@ -143,7 +143,10 @@ def planner_turns(seed: int, save: str | None = None) -> Iterator[tuple[int, Gam
     # The mover's player object also answers festival bids (it decides for whoever must act).
     yield from turn_starts(s, lambda x: players[x.to_move].choose(x), played.append)
     if save is not None:
-        save_record(GameRecord(start, played, {"seed": str(seed), "players": "planner x4"}), save)
+        rec = GameRecord(start, played, {"seed": str(seed), "players": "planner x4"})
+        save_record(rec, save)
+        if s.is_terminal():  # with its result (R40-R43), which a replay checks
+            save_record(rec, save, replay_file(save))
 
 
 def record_turns(path: str) -> Iterator[tuple[int, GameState]]:
