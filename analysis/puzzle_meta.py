@@ -45,7 +45,9 @@ class _Cut(Exception):
 
 
 def themes_of(s: GameState, line: list[Action]) -> list[str]:
-    """What the line does, in the issue's vocabulary (several may hold)."""
+    """What the line does, in the issue's vocabulary (several may hold). Two come from the
+    board the line must deal with: ``pond-for-opponent`` (the line hands points, or a pond an
+    opponent's ring would score lies one or two tiles from closure) and ``tied-ring``."""
     from analysis.mine import tied_ring
 
     out: list[str] = []
@@ -74,8 +76,10 @@ def themes_of(s: GameState, line: list[Action]) -> list[str]:
             out.append("festival")
             break
         c.push(a)
-    if total.neg_handed or tied_ring(s):
-        out.append("pond-for-opponent" if total.neg_handed else "tied-ring")
+    if total.neg_handed or opponent_ring(s):
+        out.append("pond-for-opponent")
+    if tied_ring(s):
+        out.append("tied-ring")
     if budget >= 6:
         out.append("full-turn")
     elif budget == 1:
@@ -83,6 +87,21 @@ def themes_of(s: GameState, line: list[Action]) -> list[str]:
     if sum(1 for p in steps if p) >= 2:
         out.append("combination")
     return sorted(dict.fromkeys(out))
+
+
+def opponent_ring(s: GameState) -> bool:
+    """A pond one or two tiles from enclosure whose ring an opponent holds: closing it would
+    pay him (R38), the trap the line must leave alone or turn."""
+    from core.groups import all_ponds, pond_ring
+    from core.legality import ring_holder
+
+    for pond in all_ponds(s.map.hexes, s.irrigated, s.map.nbrs):
+        ring = pond_ring(pond, s.map.nbrs)
+        bare = [h for h in ring if s.level[h] == 0]
+        holder = ring_holder(s, ring)
+        if 0 < len(bare) <= 2 and holder >= 0 and holder != s.to_move:
+            return True
+    return False
 
 
 def uniqueness(s: GameState, line: list[Action], deadline: float = 120.0) -> int | None:
