@@ -309,8 +309,10 @@ def add_arguments(ap_: argparse.ArgumentParser) -> None:
     ap_.add_argument("--at", metavar="TURN,TURN", type=_turns, default=frozenset(),
                      help="with --mid-game: only these turns")
     ap_.add_argument("--tokens-spent", action="store_true",
-                     help="with --mid-game: also try each 7-AP turn on the same board with the "
-                          "mover's tokens spent (a full 6-AP turn)")
+                     help="with --mid-game or --last-round: also try each 7-AP turn on the same "
+                          "board with the mover's tokens spent (a full 6-AP turn)")
+    ap_.add_argument("--least", type=int, default=3, metavar="N",
+                     help="with --mid-game or --last-round: keep turns worth N points or more")
     ap_.add_argument("--seven", action="store_true",
                      help="with --last-round or --mid-game: only turns with the token left (7 AP)")
 
@@ -320,10 +322,11 @@ def run(args: argparse.Namespace) -> None:
     if args.last_round or args.mid_game:
         sources = game_sources(range(args.start, args.start + args.count), args.records, args.save_games)
         if args.last_round:
-            mine_full_turns(sources, args.limit, last_round, "last-round", seven=args.seven)
+            mine_full_turns(sources, args.limit, last_round, "last-round", least=args.least,
+                            seven=args.seven, tokens_spent=args.tokens_spent)
         else:
             mine_full_turns(sources, args.limit, partial(mid_game, every=args.every, only=args.at),
-                            "mid-game", seven=args.seven, tokens_spent=args.tokens_spent)
+                            "mid-game", least=args.least, seven=args.seven, tokens_spent=args.tokens_spent)
         return
     counts: dict[str, int] = {}
     for f in os.listdir(HERE):
