@@ -99,10 +99,10 @@ def test_two_processes_write_at_once(tmp_path: Path) -> None:
     """Two app instances: both finish, every attempt is there, no rating update is lost."""
     path = tmp_path / "p.sqlite"
     Progress(path).close()
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), tag, "30"]) for tag in ("x", "y")]
-    assert [p.wait(timeout=120) for p in procs] == [0, 0]
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), tag, "40"]) for tag in ("x", "y", "z")]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0, 0]
     prog = Progress(path)
-    assert prog.stats().attempts == 60
+    assert prog.stats().attempts == 120
     _check_chain(prog)
 
 
@@ -239,3 +239,21 @@ def test_fuzzed_export_rows_never_crash_the_import(row: object, table: str, tmp_
         assert "\n" not in str(e) and str(e).startswith("fuzz.json")
     finally:
         prog.close()
+
+
+def test_a_writer_whose_clock_is_behind_still_builds_on_the_latest_rating(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The race two app instances can run into, made certain: a write stamped earlier than
+    the one before it (a clock behind, or a time taken before waiting for the lock) must
+    still be the latest rating the next attempt starts from."""
+    import analysis.trainer.progress as progress
+
+    prog = Progress(tmp_path / "p.sqlite")
+    prog.record(Attempt("a", "rated", 1.0), Rating(1500, 80))
+    monkeypatch.setattr(progress.time, "time", lambda: 1000.0)
+    prog.record(Attempt("b", "rated", 0.0), Rating(1500, 80))
+    monkeypatch.undo()
+    prog.record(Attempt("c", "rated", 1.0), Rating(1500, 80))
+    _check_chain(prog)
+    assert prog.user().rating == prog.conn.execute(
+        "SELECT user_after FROM attempts ORDER BY rowid DESC LIMIT 1").fetchone()[0]

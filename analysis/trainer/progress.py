@@ -200,8 +200,11 @@ class Progress:
                now: float | None = None) -> tuple[Rating, Rating | None]:
         """Store one attempt in one transaction; when rated, both ratings move (Glicko-2) from
         the values stored at that moment (another instance may have moved the user's)."""
-        at = time.time() if now is None else now
         with self.write() as c:
+            at = now
+            if at is None:  # taken inside the lock: a writer that waited stays the latest
+                last = c.execute("SELECT MAX(at) FROM user_rating").fetchone()[0]
+                at = max(time.time(), (last or 0.0) + 1e-6)
             user = self.user()
             new_user, new_puzzle = user, puzzle
             if a.rated and puzzle is not None:
