@@ -246,7 +246,7 @@ def test_a_writer_whose_clock_is_behind_still_builds_on_the_latest_rating(
     """The race two app instances can run into, made certain: a write stamped earlier than
     the one before it (a clock behind, or a time taken before waiting for the lock) must
     still be the latest rating the next attempt starts from."""
-    import analysis.trainer.progress as progress
+    from analysis.trainer import progress
 
     prog = Progress(tmp_path / "p.sqlite")
     prog.record(Attempt("a", "rated", 1.0), Rating(1500, 80))
