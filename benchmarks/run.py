@@ -39,8 +39,11 @@ TARGETS = [
     ("legal actions, 16 mid-game states", "fast", 20e-3,
      "all legal actions, 16 mid-game positions (per position) ≤ 20 ms"),
     ("random 4-player game", "fast", 3.0, "one complete random 4-player game ≤ 3 s"),
+    ("next puzzle, 10 000 attempts", "fast", 50e-3, "trainer: the next puzzle with 10 000 attempts ≤ 50 ms"),
+    ("trainer opens", "fast", 1.0, "trainer: the app opens on the trainer ≤ 1 s"),
 ]
-ORDER = ["ranking", "groups", "paths", "movegen", "pushpop", "positions", "game", "solver", "busy", "review"]
+ORDER = ["ranking", "groups", "paths", "movegen", "pushpop", "positions", "game", "solver", "busy", "review",
+         "trainer"]
 
 
 def run_suites(extra: list[str], json_path: str) -> int:

@@ -1,4 +1,4 @@
-"""The puzzle miner's sources (``puzzles/mine.py``): saved game records replay to the exact
+"""The puzzle miner's sources (``analysis/mine.py``, ``kraton puzzles mine``): saved game records replay to the exact
 position of each full-turn puzzle mined from them, and the mid-game pick keeps busy boards
 only (R8, R10, R40)."""
 
@@ -10,19 +10,21 @@ from pathlib import Path
 
 import pytest
 
+from analysis.mine import BUSY, mid_game, record_turns, spent
 from core.position import position_to_dict, read_json
 from core.state import GameState
 from puzzles.loader import HERE, load_puzzle, puzzle_files
-from puzzles.mine import BUSY, mid_game, record_turns, spent
 
 FROM_RECORDS = [f for f in puzzle_files() if "record" in read_json(f)["puzzle"].get("solver", {})]
+MID_GAME = [f for f in FROM_RECORDS
+            if str(read_json(f)["puzzle"]["solver"].get("source", "")).startswith("mid-game")]
 
 
 def test_some_full_turns_come_from_saved_busy_mid_game_records() -> None:
     """Issue 5: full 6- and 7-AP turns of busy mid-game positions, with the game they come
     from kept beside them so that anyone can mine them again."""
-    assert len(FROM_RECORDS) >= 2
-    for path in FROM_RECORDS:
+    assert len(MID_GAME) >= 2
+    for path in MID_GAME:
         pz = load_puzzle(path)
         assert pz.theme == "full-turn" and pz.state.turn.ap == 6 and pz.best >= 3
         assert len(pz.state.tiles) >= BUSY and pz.state.last_round is None and pz.state.triples > 0
@@ -34,7 +36,10 @@ def test_the_record_replays_to_the_puzzles_position(path: str) -> None:
     want = position_to_dict(load_puzzle(path).state)
     for turn, s in record_turns(os.path.join(HERE, meta["record"])):
         if turn == meta["turn"]:
-            assert mid_game(turn, s) is not None
+            if path in MID_GAME:
+                assert mid_game(turn, s) is not None
+            else:  # mined from the last round (R40)
+                assert s.last_round is not None
             if meta.get("tokens_spent"):  # the board of that turn, his tokens spent: 6 AP (R7)
                 assert s.token_bonus() and not spent(s).token_bonus()
                 s = spent(s)
@@ -84,22 +89,25 @@ def test_every_saved_game_replays_to_its_result() -> None:
 
 def test_a_bad_record_is_one_line_and_status_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    from puzzles import mine
+    from analysis import mine
+    from tui.cli import main
 
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "java-game", "actions": ["tile Z99v"]}')
-    monkeypatch.setattr("sys.argv", ["mine", "--mid-game", "--records", str(bad)])
     with pytest.raises(SystemExit) as e:
-        mine.main()
+        mine.main(["--mid-game", "--records", str(bad)])
     assert e.value.code == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("puzzles.mine: ") and str(bad) in err and "\n" not in err
+    assert err.startswith("analysis.mine: ") and str(bad) in err and "\n" not in err
+    assert main(["puzzles", "mine", "--mid-game", "--records", str(bad)]) == 2  # the same, via kraton
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("kraton: ") and str(bad) in err and "\n" not in err
 
 
 def test_a_new_puzzle_never_takes_the_id_of_one_that_exists(tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """Ids can have gaps; the next puzzle takes the first free one, not the count plus one."""
-    from puzzles import mine
+    from analysis import mine
 
     for n in (1, 2, 4):
         (tmp_path / f"full-turn-{n:02d}.json").write_text("{}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 import pytest
 
@@ -17,6 +18,7 @@ from puzzles.loader import DIFFICULTIES, load_puzzle, load_puzzles, puzzle_files
 from tui.cli import main
 
 FILES = puzzle_files()
+FULL_TURNS_ON_JAVA_CENTRE = 40  # issue 25: full 6–7 AP turns on the real board
 PUZZLES = {os.path.basename(f): f for f in FILES}
 
 
@@ -105,3 +107,48 @@ def test_kraton_puzzles_lists_them(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["puzzles", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert len(rows) == len(FILES) and {"id", "difficulty", "theme", "best", "line"} <= set(rows[0])
+
+
+def raw_puzzle(path: str) -> dict[str, Any]:
+    with open(path, encoding="utf-8") as f:
+        return dict(json.load(f)["puzzle"])
+
+
+ISSUE_THEMES = ("palace", "enlarge", "pond", "pond-for-opponent", "tied-ring", "terraces",
+                "overhang", "token", "festival", "full-turn", "one-ap")
+
+
+def test_the_trainers_collection_issue_25() -> None:
+    """At least 200 puzzles, every theme of the issue, ratings over the whole range, full
+    6–7 AP turns on Java-Centre; each file carries its computed themes and rating."""
+    rows = load_puzzles()
+    assert len(rows) >= 200
+    with_themes = {t for p in rows for t in p.themes}
+    assert set(ISSUE_THEMES) <= with_themes, set(ISSUE_THEMES) - with_themes
+    for p in rows:
+        raw = raw_puzzle(p.path)
+        assert {"themes", "rating", "rd"} <= set(raw), p.id
+    bands = {}
+    for p in rows:
+        bands[int(p.rating // 300)] = bands.get(int(p.rating // 300), 0) + 1
+    assert len([b for b, n in bands.items() if n >= 10]) >= 4, bands
+    full = [p for p in rows if p.map == "java-centre" and p.ap + p.state.token_bonus() >= 6]
+    assert len(full) >= FULL_TURNS_ON_JAVA_CENTRE
+
+
+@pytest.mark.parametrize("name", sorted(n for n, f in PUZZLES.items()
+                                        if "source" in raw_puzzle(f)))
+def test_source_names_the_records_position(name: str) -> None:
+    """``source.action``: the record after that many actions is the puzzle's position (the
+    same board with the mover's tokens spent for a ``tokens_spent`` puzzle, R7)."""
+    from analysis.mine import spent
+    from core.position import position_to_dict
+    from core.record import load_any
+
+    path = PUZZLES[name]
+    raw = raw_puzzle(path)
+    s, _ = load_any(os.path.join(os.path.dirname(path), raw["source"]["record"]), raw["source"]["action"])
+    if raw.get("solver", {}).get("tokens_spent"):
+        s = spent(s)
+    s.history = []
+    assert position_to_dict(s) == position_to_dict(load_puzzle(path).state)

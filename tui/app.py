@@ -33,6 +33,7 @@ class KratonApp(App[None]):
         self.seed = seed
         self.initial_game = game
         self.review_seconds = 2.0  # the solver's time per turn in the review
+        self.train_options: dict[str, object] | None = None  # kraton train's options
         if self.no_color:
             # NO_COLOR: Textual picks Monochrome for the textual-dark theme it starts with, and
             # Monochrome turns the ansi-dark theme's "default" colours into black on black.
@@ -53,6 +54,8 @@ class KratonApp(App[None]):
             self.open_puzzle(self.path)
         elif self.mode_name == "review" and self.path:
             self.open_path(self.path, review=True)
+        elif self.mode_name == "train":
+            self.action_trainer()
         elif self.path:
             self.open_path(self.path)
         else:
@@ -77,6 +80,12 @@ class KratonApp(App[None]):
                 self.open_game(game)
 
         self.push_screen(NewGameScreen(self.players, self.seed), started)
+
+    def action_trainer(self) -> None:
+        """The puzzle trainer (issue 25): ratings, streaks, themes, progress."""
+        from tui.screens.trainer import TrainerScreen
+
+        self.push_screen(TrainerScreen(self.train_options))
 
     def action_browse(self, folder: str | None = None) -> None:
         from tui.screens.browse import BrowseScreen
@@ -129,6 +138,8 @@ class KratonApp(App[None]):
         yield SystemCommand("New game", "Start a new game of Java", self.action_new_game)
         yield SystemCommand("Browse saves", "Saved games, positions and puzzles",
                             self.action_browse)
+        yield SystemCommand("Puzzle trainer", "Rated puzzles, streaks, themes and your progress",
+                            self.action_trainer)
         yield SystemCommand("Puzzles", "Browse the puzzle collection",
                             lambda: self.action_browse(str(puzzle_dir())))
         for key, title, help_text in (
@@ -154,6 +165,7 @@ def puzzle_dir() -> Path:
 
 def create_app(mode: str = "play", path: str | None = None, *, step_delay: float = 0.4,
                players: int = 3, seed: int | None = None, game: Game | Session | None = None) -> KratonApp:
-    """The app for ``kraton play [FILE]``, ``kraton browse [DIR]``, ``kraton puzzle [FILE]`` and
-    ``kraton review GAME`` (mode ``review``: the record opened in review mode)."""
+    """The app for ``kraton play [FILE]``, ``kraton browse [DIR]``, ``kraton puzzle [FILE]``,
+    ``kraton review GAME`` (mode ``review``: the record opened in review mode) and ``kraton
+    train`` (mode ``train``)."""
     return KratonApp(mode, path, step_delay=step_delay, players=players, seed=seed, game=game)

@@ -1,4 +1,4 @@
-"""``kraton solve FILE`` (the best turn, issue 5) and ``kraton puzzles`` (the collection)."""
+"""``kraton solve FILE``: the best turn (issue 5). ``kraton puzzles`` is in ``puzzles.py``."""
 
 from __future__ import annotations
 
@@ -36,14 +36,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     talk.add_argument("--verbose", action="store_true", help="also the engine's own search log on stderr")
     add_at(p)
     p.set_defaults(func=cmd_solve)
-
-    p = sub.add_parser("puzzles", help="list the puzzle collection (difficulty, theme, best)")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--check", action="store_true", help="solve each puzzle and compare with its best")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="seconds per puzzle (default and 0: no limit)")
-    p.add_argument("--only", default="", metavar="ID[,ID]", help="just these puzzles")
-    p.set_defaults(func=cmd_puzzles)
 
 
 def time_limit(value: float | None) -> float | None:
@@ -135,53 +127,4 @@ def cmd_solve(args: argparse.Namespace) -> int:
     extra = f", {r.handed} handed to opponents" if r.handed else ""
     print(f"best: {r.best} points, {r.ap_spent} AP{extra} — {proof}; {r.engine}, {r.seconds:.2f} s")
     print(f"line: {r.line_text}")
-    return 0
-
-
-def cmd_puzzles(args: argparse.Namespace) -> int:
-    from puzzles.loader import load_puzzles
-
-    rows = load_puzzles()
-    if args.only:
-        wanted = {w.strip() for w in args.only.split(",") if w.strip()}
-        unknown = wanted - {pz.id for pz in rows}
-        if unknown:
-            raise KratonError(f"no puzzle named {', '.join(sorted(unknown))} (see `kraton puzzles`)")
-        rows = [pz for pz in rows if pz.id in wanted]
-    if args.check:
-        import statistics
-
-        from analysis.solver import solve
-
-        bad = 0
-        checked = []
-        times: list[float] = []
-        limit = time_limit(args.time_limit)
-        for pz in rows:
-            r = solve(pz.state, time_limit=limit)
-            ok = r.best == pz.best and r.optimal
-            bad += not ok
-            times.append(r.seconds)
-            checked.append({**pz.summary(), "solved": r.best, "optimal": r.optimal, "ok": ok,
-                            "proved_by": r.proved_by, "bound": r.bound,
-                            "seconds": round(r.seconds, 3)})
-            if not args.json:
-                how = f"proved by {r.proved_by}" if r.proved_by else f"not proved, bound {r.bound}"
-                print(f"{pz.id:<28} best {pz.best:>3}  solved {r.best:>3} {'ok' if ok else 'MISMATCH'}"
-                      f"  {r.seconds:.2f} s  {how}", flush=True)
-        if args.json:
-            print(json.dumps({"puzzles": checked, "mismatches": bad,
-                              "median_s": statistics.median(times) if times else 0,
-                              "max_s": max(times, default=0)}, indent=2))
-        elif times:
-            print(f"{len(rows)} puzzles, {bad} mismatch(es); median {statistics.median(times):.2f} s,"
-                  f" worst {max(times):.2f} s")
-        return 1 if bad else 0
-    if args.json:
-        print(json.dumps([pz.summary() for pz in rows], indent=2))
-        return 0
-    print(f"{'id':<28} {'difficulty':<10} {'theme':<22} {'AP':>3} {'best':>4}  map")
-    for pz in rows:
-        print(f"{pz.id:<28} {pz.difficulty:<10} {pz.theme:<22} {pz.ap:>3} {pz.best:>4}  {pz.map}")
-    print(f"{len(rows)} puzzles")
     return 0

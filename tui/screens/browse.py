@@ -84,6 +84,7 @@ class BrowseScreen(Screen[None]):
         Binding("enter", "open", "Open", show=True),
         Binding("a", "study", "Study"),
         Binding("n", "new_game", "New game"),
+        Binding("T", "app.trainer", "Puzzle trainer"),
         Binding("escape,q", "close", "Back / quit"),
     ]
 

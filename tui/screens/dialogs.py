@@ -256,7 +256,18 @@ HELP = """\
   , . < > Home End   step through the game as above
   C          comment      s  save (with comments and evaluations)
   q / Esc    back         marks: ?! >= 3 points missed, ? >= 6, ?? >= 10
-  "best 9+" : the solver's best found, not proved; "=": the best was played
+  "best 9+": the best found, not proved; "=": the best was played; "-2": 2 points missed
+
+[b]Puzzle trainer[/b] (kraton train; T in the new-game screen and the browser)
+  Enter      start a session     r / k / t / x  mode: rated, streak, theme, mix
+  g          the set: the collection or My games ($KRATON_HOME/my-puzzles)
+  V          statistics: your rating over time, success per theme
+  H          hint: the kind of action and where; H again: the action
+             (solved after the first hint counts half, after the second nothing)
+  n          next puzzle (before the verdict: give up, counts as not solved)
+  q / Esc    back to the trainer's home, then out
+  In streak mode one mistake is allowed; the second ends the streak.
+  A failed puzzle comes back three puzzles later (unrated).
 
 [b]Study[/b] (a)
   n / b      step the best turn on the board / back

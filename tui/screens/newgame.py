@@ -40,6 +40,7 @@ class NewGameScreen(Screen[Game]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "start", "Start", priority=False),
         Binding("b", "browse", "Browse saves"),
+        Binding("T", "trainer", "Puzzle trainer"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -73,6 +74,7 @@ class NewGameScreen(Screen[Game]):
             with Horizontal(classes="buttons"):
                 yield Button("Start (Enter)", id="start", variant="primary")
                 yield Button("Browse saves (b)", id="go-browse")
+                yield Button("Puzzle trainer (T)", id="go-trainer")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -97,6 +99,8 @@ class NewGameScreen(Screen[Game]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "go-browse":
             self.action_browse()
+        elif event.button.id == "go-trainer":
+            self.action_trainer()
         else:
             self.action_start()
 
@@ -120,6 +124,9 @@ class NewGameScreen(Screen[Game]):
 
     def action_browse(self) -> None:
         self.app.action_browse()  # type: ignore[attr-defined]
+
+    def action_trainer(self) -> None:
+        self.app.action_trainer()  # type: ignore[attr-defined]
 
     def action_help(self) -> None:
         from tui.screens.dialogs import HelpScreen

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from textual import work
 from textual.binding import Binding, BindingType
 
-from core.actions import Action, End, parse_actions
+from core.actions import Action, End, Festival, parse_actions
 from core.errors import KratonError
 from core.game import Game
 from tui.panel import plural
@@ -56,6 +56,7 @@ class PuzzleScreen(GameScreen):
         self.start_len = len(self.game.actions)
         self.mover = self.state.to_move
         self.start_score = self.state.players[self.mover].score
+        self.start_state = self.state.copy()  # the puzzle's position, for ``gained``
         try:
             self.line: list[Action] = parse_actions(str(self.puzzle.get("line", "")))
         except KratonError:
@@ -110,7 +111,22 @@ class PuzzleScreen(GameScreen):
         return list(self.game.actions[self.start_len:])
 
     def gained(self) -> int:
-        return self.state.players[self.mover].score - self.start_score
+        """The turn's points as the puzzle's ``best`` counts them: a festival ending a
+        last-round turn is followed by the mover's final count (R40, R41), which is no part of
+        the line's points; it is the count of the board before the festival (as in
+        ``tests/test_puzzles.py``)."""
+        from core.scoring import final_count
+
+        raw = self.state.players[self.mover].score - self.start_score
+        if self.start_state.players[self.mover].final_counted or \
+                not self.state.players[self.mover].final_counted:
+            return raw
+        before = self.start_state.copy()
+        for a in self.played():
+            if isinstance(a, (Festival, End)):
+                break
+            before.push(a)
+        return raw - final_count(before)[self.mover]
 
     def mode_text(self) -> str:
         if self.turn_over():

@@ -1,4 +1,5 @@
-"""Mine puzzles from seeded self-play: ``python -m puzzles.mine [--count N] [--start SEED]``.
+"""Mine puzzles from seeded self-play: ``kraton puzzles mine [--count N] [--start SEED]``
+(also ``python -m analysis.mine``).
 
 Each candidate position is solved with the CP-SAT engine under a time limit; only proved
 answers with points are kept, classified by what the best line does (the issue's themes), and
@@ -27,7 +28,7 @@ from core.errors import KratonError
 from core.groups import all_ponds, pond_ring
 from core.legality import ring_holder
 from core.position import position_to_dict, read_json, write_json_atomic
-from core.record import GameRecord, load_record, save_record
+from core.record import GameRecord, load_record, replay_file, save_record
 from core.state import GameState
 from puzzles.loader import HERE
 
@@ -101,6 +102,15 @@ def turn_starts(s: GameState, choose: Callable[[GameState], Action | None],
     """Play on from ``s`` with ``choose`` (None: no more actions) and yield the start of every
     turn (numbered from 1) as a copy with the full AP (6, 7 with the token, R7); festival bids
     (R32) are not turns."""
+    for turn, _, c in indexed_turn_starts(s, choose, on_action):
+        yield turn, c
+
+
+def indexed_turn_starts(s: GameState, choose: Callable[[GameState], Action | None],
+                        on_action: Callable[[Action], None] | None = None
+                        ) -> Iterator[tuple[int, int, GameState]]:
+    """``turn_starts`` with the number of actions played before each turn: a puzzle's
+    ``source.action`` (the record's position after that many actions, ``kraton show --at``)."""
     turn, steps, prev = 0, 0, -1
     while not s.is_terminal() and steps < 6000:
         me = s.to_move
@@ -108,7 +118,7 @@ def turn_starts(s: GameState, choose: Callable[[GameState], Action | None],
             turn += 1
             c = s.copy()
             c.history = []
-            yield turn, c
+            yield turn, steps, c
         if s.festival is None:  # bidders (R32) are not the player whose turn it is
             prev = me
         a = choose(s)
@@ -133,15 +143,24 @@ def planner_turns(seed: int, save: str | None = None) -> Iterator[tuple[int, Gam
     # The mover's player object also answers festival bids (it decides for whoever must act).
     yield from turn_starts(s, lambda x: players[x.to_move].choose(x), played.append)
     if save is not None:
-        save_record(GameRecord(start, played, {"seed": str(seed), "players": "planner x4"}), save)
+        rec = GameRecord(start, played, {"seed": str(seed), "players": "planner x4"})
+        save_record(rec, save)
+        if s.is_terminal():  # with its result (R40-R43), which a replay checks
+            save_record(rec, save, replay_file(save))
 
 
 def record_turns(path: str) -> Iterator[tuple[int, GameState]]:
     """The turn starts of a saved game record: the same positions on any machine."""
+    for turn, _, s in indexed_record_turns(path):
+        yield turn, s
+
+
+def indexed_record_turns(path: str) -> Iterator[tuple[int, int, GameState]]:
+    """(turn, actions played before it, position) for each turn start of a saved record."""
     rec, _ = load_record(path)
     moves = iter(rec.actions)
     s = rec.start_state(os.path.dirname(os.path.abspath(path)))
-    yield from turn_starts(s, lambda _: next(moves, None))
+    yield from indexed_turn_starts(s, lambda _: next(moves, None))
 
 
 def last_round(turn: int, s: GameState) -> str | None:
@@ -256,16 +275,19 @@ def _turns(text: str) -> frozenset[int]:
         raise argparse.ArgumentTypeError(f"expected turn numbers like 27,31, got {text!r}") from None
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """``python -m analysis.mine``: ``kraton puzzles mine`` without the ``kraton`` command."""
+    ap_ = argparse.ArgumentParser(prog="python -m analysis.mine")
+    add_arguments(ap_)
     try:
-        _main()
+        run(ap_.parse_args(argv))
     except KratonError as e:  # an unreadable record or puzzle file: one line, no traceback
-        print(f"puzzles.mine: {e}", file=sys.stderr)
+        print(f"analysis.mine: {e}", file=sys.stderr)
         raise SystemExit(2) from None
 
 
-def _main() -> None:
-    ap_ = argparse.ArgumentParser(prog="python -m puzzles.mine")
+def add_arguments(ap_: argparse.ArgumentParser) -> None:
+    """The miner's options, shared by ``kraton puzzles mine`` and ``python -m analysis.mine``."""
     ap_.add_argument("--count", type=int, default=200)
     ap_.add_argument("--start", type=int, default=0)
     ap_.add_argument("--limit", type=float, default=6.0)
@@ -287,18 +309,24 @@ def _main() -> None:
     ap_.add_argument("--at", metavar="TURN,TURN", type=_turns, default=frozenset(),
                      help="with --mid-game: only these turns")
     ap_.add_argument("--tokens-spent", action="store_true",
-                     help="with --mid-game: also try each 7-AP turn on the same board with the "
-                          "mover's tokens spent (a full 6-AP turn)")
+                     help="with --mid-game or --last-round: also try each 7-AP turn on the same "
+                          "board with the mover's tokens spent (a full 6-AP turn)")
+    ap_.add_argument("--least", type=int, default=3, metavar="N",
+                     help="with --mid-game or --last-round: keep turns worth N points or more")
     ap_.add_argument("--seven", action="store_true",
                      help="with --last-round or --mid-game: only turns with the token left (7 AP)")
-    args = ap_.parse_args()
+
+
+def run(args: argparse.Namespace) -> None:
+    """Mine with the parsed options (see ``add_arguments``)."""
     if args.last_round or args.mid_game:
         sources = game_sources(range(args.start, args.start + args.count), args.records, args.save_games)
         if args.last_round:
-            mine_full_turns(sources, args.limit, last_round, "last-round", seven=args.seven)
+            mine_full_turns(sources, args.limit, last_round, "last-round", least=args.least,
+                            seven=args.seven, tokens_spent=args.tokens_spent)
         else:
             mine_full_turns(sources, args.limit, partial(mid_game, every=args.every, only=args.at),
-                            "mid-game", seven=args.seven, tokens_spent=args.tokens_spent)
+                            "mid-game", least=args.least, seven=args.seven, tokens_spent=args.tokens_spent)
         return
     counts: dict[str, int] = {}
     for f in os.listdir(HERE):

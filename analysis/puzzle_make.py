@@ -1,4 +1,5 @@
-"""Hand-designed puzzles on the mini map ``mini-b``: ``python -m puzzles.handmade``.
+"""Hand-designed puzzles on the mini map ``mini-b``: ``kraton puzzles make [--only ID,ID]``
+(also ``python -m analysis.puzzle_make``).
 
 Themes the random miner rarely meets: tied rings that score for nobody (R25, R38), climbing
 terraces to win the highest position (R24, R27), ponds that would score for an opponent. The
@@ -8,6 +9,7 @@ never from this file.
 
 from __future__ import annotations
 
+import argparse
 import os
 
 from analysis.solver import solve
@@ -82,8 +84,28 @@ DESIGNS = {
 }
 
 
-def main() -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--only", default="", metavar="ID[,ID]", help=f"just these designs ({', '.join(DESIGNS)})")
+    p.add_argument("--out", default=HERE, metavar="DIR", help="folder to write to (default: the collection)")
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m analysis.puzzle_make")
+    add_arguments(p)
+    run(p.parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> None:
+    """Solve each design (CP-SAT and brute force must agree) and write it as a puzzle file."""
+    from core.errors import KratonError
+
+    wanted = {w.strip() for w in args.only.split(",") if w.strip()}
+    if wanted - set(DESIGNS):
+        raise KratonError(f"no design named {', '.join(sorted(wanted - set(DESIGNS)))} "
+                          f"(one of {', '.join(DESIGNS)})")
     for pid, (diff, theme, title, spec) in DESIGNS.items():
+        if wanted and pid not in wanted:
+            continue
         s = position(**spec)  # type: ignore[arg-type]
         r = solve(s, "cpsat", time_limit=30)
         b = solve(s, "brute", time_limit=60)
@@ -96,7 +118,7 @@ def main() -> None:
                        "difficulty": diff, "theme": theme, "title": title,
                        "solver": {"engine": r.engine, "seconds": round(r.seconds, 3),
                                   "brute_seconds": round(b.seconds, 3), "handed": r.handed}}
-        write_json_atomic(os.path.join(HERE, f"{pid}.json"), d)
+        write_json_atomic(os.path.join(args.out, f"{pid}.json"), d)
         print(f"{pid}: best {r.best} ({r.seconds:.2f} s, brute {b.seconds:.2f} s): {r.line_text}")
 
 

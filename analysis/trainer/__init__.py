@@ -1,0 +1,3 @@
+"""The puzzle trainer's logic without widgets (issue 25): Glicko-2 ratings (``glicko``), the
+progress database (``progress``), choosing the next puzzle (``select``) and a session's
+modes (``session``). The app (``tui/screens/trainer.py``) and the CLI only call these."""
