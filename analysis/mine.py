@@ -25,13 +25,15 @@ from analysis.solver.common import SolveResult, replay
 from analysis.solver.selfplay import random_position
 from core.actions import Action, Draw, Enter, Festival, Irrigate, Move, Palace, Tile, Token
 from core.errors import KratonError
+from core.game import Game
 from core.groups import all_ponds, pond_ring
 from core.legality import ring_holder
 from core.position import position_to_dict, read_json, write_json_atomic
-from core.record import GameRecord, load_record, replay_file, save_record
+from core.record import load_record, save_record
 from core.state import GameState
 from puzzles.loader import HERE
 
+MAX_GAME_ACTIONS = 6000  # a guard: a game of planners takes about 400 actions
 MAPS = {"mini-b": os.path.join(HERE, "maps", "mini-b.txt"),
         "mini-a": os.path.join(HERE, "maps", "mini-a.txt"), "java-centre": "java-centre"}
 
@@ -97,37 +99,30 @@ def difficulty_of(s: GameState, r: SolveResult) -> str:
     return "easy"
 
 
-def turn_starts(s: GameState, choose: Callable[[GameState], Action | None],
-                on_action: Callable[[Action], None] | None = None) -> Iterator[tuple[int, GameState]]:
-    """Play on from ``s`` with ``choose`` (None: no more actions) and yield the start of every
-    turn (numbered from 1) as a copy with the full AP (6, 7 with the token, R7); festival bids
-    (R32) are not turns."""
-    for turn, _, c in indexed_turn_starts(s, choose, on_action):
+def turn_starts(g: Game, choose: Callable[[GameState], Action | None]) -> Iterator[tuple[int, GameState]]:
+    """Play on the game session ``g`` with ``choose`` (None: no more actions) and yield the
+    start of every turn (numbered from 1) as a copy with the full AP (6, 7 with the token, R7);
+    festival bids (R32) are not turns."""
+    for turn, _, c in indexed_turn_starts(g, choose):
         yield turn, c
 
 
-def indexed_turn_starts(s: GameState, choose: Callable[[GameState], Action | None],
-                        on_action: Callable[[Action], None] | None = None
+def indexed_turn_starts(g: Game, choose: Callable[[GameState], Action | None]
                         ) -> Iterator[tuple[int, int, GameState]]:
     """``turn_starts`` with the number of actions played before each turn: a puzzle's
-    ``source.action`` (the record's position after that many actions, ``kraton show --at``)."""
-    turn, steps, prev = 0, 0, -1
-    while not s.is_terminal() and steps < 6000:
-        me = s.to_move
-        if me != prev and s.festival is None:
-            turn += 1
-            c = s.copy()
+    ``source.action`` (the record's position after that many actions, ``kraton show --at``).
+    A turn starts where the session's turn count moves on (R9, R30)."""
+    last = -1
+    while not g.is_terminal() and len(g.actions) < MAX_GAME_ACTIONS:
+        if g.turns != last and g.state.festival is None:
+            last = g.turns
+            c = g.state.copy()
             c.history = []
-            yield turn, steps, c
-        if s.festival is None:  # bidders (R32) are not the player whose turn it is
-            prev = me
-        a = choose(s)
+            yield g.turns + 1, len(g.actions), c
+        a = choose(g.state)
         if a is None:
             return
-        if on_action is not None:
-            on_action(a)
-        s.push(a)
-        steps += 1
+        g.apply_action(a)
 
 
 def planner_turns(seed: int, save: str | None = None) -> Iterator[tuple[int, GameState]]:
@@ -136,17 +131,13 @@ def planner_turns(seed: int, save: str | None = None) -> Iterator[tuple[int, Gam
     ``save`` writes its record (``core/record.py``) when it ends, for ``record_turns``."""
     from analysis.players import make_player
 
-    s = GameState.new(4, seed=seed)
-    start = position_to_dict(s)
+    g = Game.new(4, seed=seed, seats=["planner"] * 4)
+    g.tags = {"seed": str(seed), "players": "planner x4"}
     players = [make_player("planner", seed * 10 + i) for i in range(4)]
-    played: list[Action] = []
     # The mover's player object also answers festival bids (it decides for whoever must act).
-    yield from turn_starts(s, lambda x: players[x.to_move].choose(x), played.append)
-    if save is not None:
-        rec = GameRecord(start, played, {"seed": str(seed), "players": "planner x4"})
-        save_record(rec, save)
-        if s.is_terminal():  # with its result (R40-R43), which a replay checks
-            save_record(rec, save, replay_file(save))
+    yield from turn_starts(g, lambda x: players[x.to_move].choose(x))
+    if save is not None:  # with its result when over (R40-R43), which a replay checks
+        save_record(g.record(), save, g if g.is_terminal() else None)
 
 
 def record_turns(path: str) -> Iterator[tuple[int, GameState]]:
@@ -159,8 +150,8 @@ def indexed_record_turns(path: str) -> Iterator[tuple[int, int, GameState]]:
     """(turn, actions played before it, position) for each turn start of a saved record."""
     rec, _ = load_record(path)
     moves = iter(rec.actions)
-    s = rec.start_state(os.path.dirname(os.path.abspath(path)))
-    yield from indexed_turn_starts(s, lambda _: next(moves, None))
+    g = Game(rec.start_state(os.path.dirname(os.path.abspath(path))))
+    yield from indexed_turn_starts(g, lambda _: next(moves, None))
 
 
 def last_round(turn: int, s: GameState) -> str | None:
