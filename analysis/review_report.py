@@ -172,9 +172,9 @@ def mistake_puzzle(task: TurnTask, e: dict[str, Any], record_name: str, player_n
     analysed — for a game in progress the turn as its player saw it (R44), never the real
     hidden cards — with the solver's proved best and line. Map paths are made absolute; the
     writer makes them relative to where the file lands."""
+    from analysis.mine import difficulty_of, theme_of
     from analysis.solver.common import make_result, replay
     from core.actions import parse_actions
-    from puzzles.mine import difficulty_of, theme_of
 
     s = task_state(task)
     line = parse_actions(e["line"]) if e["line"] else []
