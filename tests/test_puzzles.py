@@ -118,6 +118,13 @@ ISSUE_THEMES = ("palace", "enlarge", "pond", "pond-for-opponent", "tied-ring", "
                 "overhang", "token", "festival", "full-turn", "one-ap")
 
 
+def raw_puzzle_board(path: str) -> list[object]:
+    """What a puzzle's board holds (tiles, developers, palaces, irrigation), hands aside."""
+    with open(path, encoding="utf-8") as f:
+        d = json.load(f)
+    return [d.get(k) for k in ("tiles", "developers", "palaces", "irrigation")]
+
+
 def test_the_trainers_collection_issue_25() -> None:
     """At least 200 puzzles, every theme of the issue, ratings over the whole range, full
     6–7 AP turns on Java-Centre; each file carries its computed themes and rating."""
@@ -134,6 +141,9 @@ def test_the_trainers_collection_issue_25() -> None:
     assert len([b for b, n in bands.items() if n >= 10]) >= 4, bands
     full = [p for p in rows if p.map == "java-centre" and p.ap + p.state.token_bonus() >= 6]
     assert len(full) >= FULL_TURNS_ON_JAVA_CENTRE
+    # distinct boards: a 7-AP turn tried again with the mover's tokens spent is the same board
+    boards = {json.dumps([raw_puzzle_board(p.path)], sort_keys=True) for p in full}
+    assert len(boards) >= FULL_TURNS_ON_JAVA_CENTRE, len(boards)
 
 
 @pytest.mark.parametrize("name", sorted(n for n, f in PUZZLES.items()
