@@ -158,3 +158,11 @@ def test_the_collection_index_reads_every_puzzle() -> None:
     rows, errors = load_set(HERE)
     assert not errors and len(rows) >= 40
     assert all(e.themes and 0 < e.rating < 4000 for e in rows)
+
+
+def test_the_stats_rating_path_is_empty_before_the_first_rated_attempt() -> None:
+    from analysis.trainer.report import sparkline
+
+    assert sparkline([1500.0]) == "" and sparkline([]) == ""
+    path = sparkline([1500.0, 1600.0, 1550.0])
+    assert len(path) == 3 and path[0] == "▁" and path[1] == "█"

@@ -25,8 +25,9 @@ def stats_lines(st: Stats) -> list[str]:
 
 
 def sparkline(values: list[float], width: int = 60) -> str:
-    """The rating path in block characters, for the terminal (the screen uses a widget)."""
-    if not values:
+    """The rating path in block characters, for the terminal (the screen uses a widget); ""
+    before the first rated attempt (the history holds only the starting rating)."""
+    if len(values) < 2:
         return ""
     vals = values[-width:]
     lo, hi = min(vals), max(vals)

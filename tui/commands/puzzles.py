@@ -210,7 +210,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
                           "themes": {t: {"attempts": n, "solved": ok} for t, (n, ok) in st.themes.items()}},
                          indent=2))
         return 0
-    print(sparkline(st.history))
+    if path := sparkline(st.history):
+        print(path)
     for line in stats_lines(st):
         print(line)
     return 0
