@@ -83,6 +83,8 @@ class Game:
         self.adjudication: tuple[int, int] | None = None  # (after N actions, mover), see adjudicate
         self._redo: list[Action] = []
         self._checkpoints: dict[int, GameState] = {}
+        self._version = 0  # moves on with every push and undo: ``turn_spans`` is cached on it
+        self._spans: tuple[int, list[TurnSpan]] | None = None
 
     @classmethod
     def new(cls, n_players: int = 4, seed: int = 0, names: list[str] | None = None,
@@ -115,6 +117,7 @@ class Game:
         s.push(a)
         self.steps.append(Step(a, player, mover, self.turns, tuple(p.score for p in s.players)))
         self.actions.append(a)
+        self._version += 1
         if isinstance(a, End):
             self.turns += 1
         elif in_festival and s.festival is None:
@@ -149,6 +152,7 @@ class Game:
         step = self.steps.pop()
         self.actions.pop()
         self.state.pop()
+        self._version += 1
         if self.turns > step.turn:
             self.turns = step.turn
             if not isinstance(step.action, End):
@@ -178,7 +182,10 @@ class Game:
         return self.steps[n - 1].scores
 
     def turn_spans(self) -> list[TurnSpan]:
-        """The turns played so far, the last one possibly still in progress."""
+        """The turns played so far, the last one possibly still in progress (computed once per
+        change of the history: the app's move list and cursor ask for them on every key)."""
+        if self._spans is not None and self._spans[0] == self._version:
+            return list(self._spans[1])
         spans: list[TurnSpan] = []
         first = 0
         for i, st in enumerate(self.steps):
@@ -187,7 +194,8 @@ class Game:
                 spans.append(TurnSpan(st.turn, st.mover, first, i + 1, self.scores_at(first),
                                       st.scores, st.turn < self.turns))
                 first = i + 1
-        return spans
+        self._spans = (self._version, spans)
+        return list(spans)
 
     def score_history(self) -> list[tuple[int, ...]]:
         """Scores at the start and after each completed turn (the score chart's points)."""

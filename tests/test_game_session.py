@@ -167,3 +167,23 @@ def test_the_players_tag_is_written_back_as_it_was_read() -> None:
     assert g.record().tags["players"] == "planner x4"
     g.seats[0] = None  # a seat changes hands: the tag follows
     assert g.record().tags["players"] == "human,planner,planner,planner"
+
+
+def test_r9_turn_spans_follow_undo_and_a_different_action_of_the_same_length() -> None:
+    """The spans are cached per change of the history: an undo then another action (the same
+    number of actions) must not bring back the old turns (R9: ``end`` closes a turn)."""
+    g = Game.new(2, seed=2)
+    rng = random.Random(4)
+    while g.turns < 1:
+        g.apply_action(random_action(g.state, rng, "kinds"))
+    assert g.turn_spans()[0].complete  # the last action was ``end``
+    n = len(g.actions)
+    g.undo()
+    assert not g.turn_spans()[0].complete
+    while not [a for a in g.legal_actions() if not isinstance(a, End)]:
+        g.undo()  # back to a moment with something else to do than ``end``
+    g.apply_action(next(a for a in g.legal_actions() if not isinstance(a, End)))
+    while len(g.actions) < n:  # as many actions as before the undo, none of them ``end``
+        g.apply_action(next(a for a in g.legal_actions() if not isinstance(a, End)))
+    spans = g.turn_spans()
+    assert len(spans) == 1 and not spans[0].complete and spans[0].end == len(g.actions) == n
