@@ -50,8 +50,9 @@ def turn_of(game: Game, n: int) -> TurnSpan | None:
     """The turn holding action ``n`` (1-based), or None at the start."""
     if n <= 0:
         return None
+    spans = game.turn_spans()  # in order: span k has index k
     index = game.steps[n - 1].turn
-    return next((t for t in game.turn_spans() if t.index == index), None)
+    return spans[index] if index < len(spans) else None
 
 
 def final_counts(game: Game) -> dict[int, int]:
