@@ -52,13 +52,13 @@ class LookBackScreen(Screen[None]):
 
     @property
     def game(self) -> Game:
-        """The one game session (``core.game.Game``)."""
-        return self.session.game
+        """The one game session (``core.game.Game``), through the controller."""
+        return self.ctl.game
 
     @property
     def state(self) -> GameState:
         """The live position (the present), whatever the board shows."""
-        return self.session.game.state
+        return self.ctl.state
 
     @property
     def board(self) -> BoardView:
