@@ -95,11 +95,13 @@ def _real_points(game: Game, t: TurnSpan) -> int:
     return after - t.before[t.player]
 
 
-def played_points(task: TurnTask) -> int:
-    """What the turn scored, counted like a solver line (module docstring)."""
+def played_points(task: TurnTask, state: GameState | None = None) -> int:
+    """What the turn scored, counted like a solver line (module docstring); ``state``: the
+    task's position already read."""
     from analysis.solver.common import replay
 
-    state = position_from_dict(task.position, task.base_dir)
+    if state is None:
+        state = position_from_dict(task.position, task.base_dir)
     line: list[Action] = []
     for text in task.actions:
         a = parse_action(text)
@@ -131,7 +133,8 @@ def evaluate(task: TurnTask) -> dict[str, Any]:
 
     state = task_state(task)
     r = solve(state, engine=task.engine, time_limit=task.time_limit)
-    played = played_points(task)
+    # what was played, on the real position (a dealt one may hold other cards for its draws)
+    played = played_points(task, state if task.seen == "all" else None)
     best = max(r.best, played)  # the played turn is a line too: the best is at least that
     bound = max(best, r.bound if r.bound is not None else best)
     # proved: the engine says so, or its bound (no line scores more) came down to its best
