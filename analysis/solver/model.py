@@ -181,7 +181,7 @@ def solve_model(state: GameState, time_limit: float | None = None,
         first.engine, first.seconds, first.bound = "model", dl.elapsed(), first.best
         first.notes.append("proved by the recipe engine; the model was not needed")
         return first
-    best = _quick_lines(s, dl, rep, (replay(s, first.line)[0], first.line))
+    best = _quick_lines(s, dl, rep, (replay(s, first.line)[0], first.line), fits)
     if not fits:
         r = make_result(state, best[1], False, "model", dl.elapsed(),
                         notes=["model skipped (a full turn on a large map; see model_fits)",
@@ -210,8 +210,8 @@ def solve_model(state: GameState, time_limit: float | None = None,
     return r
 
 
-def _quick_lines(s: GameState, dl: Deadline, rep: Reporter,
-                 best: tuple[Outcome, list[Action]]) -> tuple[Outcome, list[Action]]:
+def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome, list[Action]],
+                 fits: bool) -> tuple[Outcome, list[Action]]:
     """The players' turns, then ``polish`` from those whose festival an opponent could join
     and from the best few (``best``, the recipe engine's, among them): one action away from
     better lines. Without the model, the rest of the time."""
@@ -225,7 +225,7 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter,
     valid.sort(key=lambda x: x[0], reverse=True)
     rep(valid[0][0].points, valid[0][1])
     starts = failing + [v[1] for v in valid[:POLISH_STARTS]]
-    return _polished(s, starts, dl.share(0.4 if model_fits(s) else 0.95), valid[0], rep) or valid[0]
+    return _polished(s, starts, dl.share(0.4 if fits else 0.95), valid[0], rep) or valid[0]
 
 
 def _polished(s: GameState, starts: list[list[Action]], dl: Deadline,
