@@ -73,8 +73,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import product
 
-from analysis.solver.bound_ponds import pareto
-from analysis.solver.bound_view import View, component
+from analysis.solver.bound_palaces import palace_events
+from analysis.solver.bound_ponds import pond_options
+from analysis.solver.bound_view import View, component, pareto
 from core.state import GameState
 
 # ------------------------------------------------------------------------------------- the bound
@@ -113,6 +114,20 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> 
 NO_LINE = -(10**6)
 
 
+def _events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
+    """``bound_palaces.palace_events`` with the view's AP, worked out once per view."""
+    if v.palace_options is None:
+        v.palace_options = palace_events(v)
+    return v.palace_options
+
+
+def _ponds(v: View) -> list[tuple[int, ...]]:
+    """``bound_ponds.pond_options`` with the view's AP, worked out once per view."""
+    if v.pond_options is None:
+        v.pond_options = pond_options(v.s, v.ap)
+    return v.pond_options
+
+
 def _event_bound(s: GameState, ap: int, view: Callable[[int], View] | None = None,
                  festival: dict[int, int] | None = None, owed: bool = False, arrive: int = 0) -> int:
     """Most points from palace and pond events with ``ap`` AP, or ``NO_LINE`` where no line
@@ -125,7 +140,7 @@ def _event_bound(s: GameState, ap: int, view: Callable[[int], View] | None = Non
     if ap <= 0:
         return NO_LINE if owed or arrive or ap < 0 else 0
     v = View(s, ap) if view is None else view(ap)
-    events, pond_options = v.events(), v.ponds()
+    events, ponds = _events(v), _ponds(v)
     # Palace side: (palace actions, growth tiles, paid arrivals, festival, arrivals of the
     # group event just chosen) -> points. The palaces of parts cut off a group (−2 − gi, right
     # after gi) may be built by the developer who built or enlarged the group's palace and
@@ -149,7 +164,7 @@ def _event_bound(s: GameState, ap: int, view: Callable[[int], View] | None = Non
     pal = {k: pts + k[3] for k, pts in pal.items()}
     best = NO_LINE  # the empty choice fits unless a tile or an arrival is owed
     palace_options = pareto([(*k[:3], p) for k, p in pal.items()])
-    for (p, k, e, pp), (t, i, b, a, qp) in product(palace_options, pond_options):
+    for (p, k, e, pp), (t, i, b, a, qp) in product(palace_options, ponds):
         if max(k, t, b) > v.land_tiles:
             continue  # R10: no more tiles than his supply and the shared one hold
         if p + max(k, t, b, owed) + i + max(e, a, arrive) <= ap:
@@ -237,7 +252,7 @@ def _festival_options(s: GameState, ap: int, view: Callable[[int], View] | None 
     # a number no group needs exactly adds none).
     # The palace action leaves ap − 1 AP for tiles.
     needs = {gi: cards_ap(sure(gi, 0 if fixed else min(ap - 1, land)) if gi >= 0 else set())
-             for gi, _ in view(ap).events()}
+             for gi, _ in _events(view(ap))}
     built: dict[int, dict[int, int]] = {}
     for d in sorted({n for n in needs.values() if n is not None and n < ap}):
         built[d] = {gi: v.cap // 2 for gi, n in needs.items() if n is not None and n <= d}

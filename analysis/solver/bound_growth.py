@@ -21,15 +21,10 @@ known, a city next to a new hex joins only where those hexes cut the new hex off
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
-from analysis.solver.bound_view import component
+from analysis.solver.bound_view import Comps, View, component
 
-if TYPE_CHECKING:
-    from analysis.solver.bound_palaces import Comps
-    from analysis.solver.bound_view import View
-
-Growth = tuple[int, "Comps", list[int]]
+Growth = tuple[int, Comps, list[int]]
 
 
 def one_tile_growths(v: View, gi: int, cities: bool, least: int = 0) -> list[Growth]:

@@ -6,8 +6,7 @@ total an upper bound on what it earns; ``bound.py``'s docstring gives the reason
 from __future__ import annotations
 
 from analysis.solver.bound_growth import one_tile_growths, two_tile_growths
-from analysis.solver.bound_ponds import pareto
-from analysis.solver.bound_view import View, rank
+from analysis.solver.bound_view import Comps, View, pareto, rank
 from core.legality import PALACE_VALUES
 
 
@@ -24,7 +23,6 @@ def _reach(v: View, gi: int, k: int, near: dict[int, int], t: int) -> int:
     return top
 
 
-Comps = list[tuple[list[int], int]]  # free parts of groups: (levels, highest first; his developers)
 
 
 def _key(comps: Comps, paid: int) -> tuple[int, ...]:

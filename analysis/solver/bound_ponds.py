@@ -14,43 +14,12 @@ every point total an upper bound on what it earns.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
 from analysis.solver.bound_rings import Parts, Reach, bridged_reach, holder_routes, ring_class
+from analysis.solver.bound_view import pareto, shapes_by_hex
 from core.groups import all_ponds
 from core.state import GameState
-
-
-def pareto(opts: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
-    """Drop options that cost at least as much in every count and score no more."""
-    ordered = sorted(set(opts), key=lambda o: (o[-1]), reverse=True)
-    kept: list[tuple[int, ...]] = []
-    for o in ordered:
-        if not any(all(k[i] <= o[i] for i in range(len(o) - 1)) and k[-1] >= o[-1] for k in kept):
-            kept.append(o)
-    return kept
-
-
-
-_SHAPES: dict[int, tuple[list[list[tuple[int, int, int]]], list[list[int]]]] = {}
-
-
-def _shapes(s: GameState) -> tuple[list[list[tuple[int, int, int]]], list[list[int]]]:
-    """Per hex id: the triangles and the partner hexes of the pairs it belongs to (cached per map)."""
-    key = id(s.map)
-    if key not in _SHAPES:
-        from core.hexmap import SIZE
-
-        tris: list[list[tuple[int, int, int]]] = [[] for _ in range(SIZE)]
-        pairs: list[list[int]] = [[] for _ in range(SIZE)]
-        for tri in s.map.triangles:
-            for h in tri:
-                tris[h].append(tri)
-        for a, b in s.map.pairs:
-            pairs[a].append(b)
-            pairs[b].append(a)
-        _SHAPES[key] = (tris, pairs)
-    return _SHAPES[key]
 
 
 def _cover(s: GameState, bare: set[int], budget: int = 7) -> tuple[int, int] | None:
@@ -63,7 +32,7 @@ def _cover(s: GameState, bare: set[int], budget: int = 7) -> tuple[int, int] | N
     (``_fewest_tiles``) finds the fewest tiles, up to ``budget`` AP with the rim's."""
     if not bare:
         return 0, 0
-    tris, pairs = _shapes(s)
+    tris, pairs = shapes_by_hex(s)
     level, irr = s.level, s.irrigated
     me = s.players[s.to_move]
     two = me.doubles > 0  # a three-space tile covers two of them only through a flat triangle
@@ -107,7 +76,7 @@ def _flat_shapes(s: GameState) -> list[list[tuple[tuple[int, ...], int]]]:
     key = (id(s.map), bytes(s.level), bytes(s.irrigated), tuple(x > 0 for x in supply))
     got = _FLAT.get(key)
     if got is None:
-        tris, pairs = _shapes(s)
+        tris, pairs = shapes_by_hex(s)
         level, irr, kind = s.level, s.irrigated, s.map.kind
 
         def flat(x: int) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from analysis.solver.bound_view import best_key
+from analysis.solver.bound_view import best_key, shapes_by_hex
 from core.state import GameState
 
 
@@ -193,10 +193,8 @@ def _one_tile_wins(s: GameState, hexes: list[int], best: tuple[int, ...], each: 
         return False
     if wins(()):
         return True
-    from analysis.solver.bound_ponds import _shapes
-
     me = s.players[s.to_move]
-    tris, pairs = _shapes(s)
+    tris, pairs = shapes_by_hex(s)
     shapes: list[tuple[int, ...]] = []
     for h in hexes:
         if me.villages + me.rice and s.map.is_central(h):

@@ -4,16 +4,45 @@ A ``View`` is made for one position and one count of AP, and caches what it work
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING
 
+from core.hexmap import SIZE
 from core.legality import PALACE_VALUES
 from core.state import GameState
 
-if TYPE_CHECKING:
-    from analysis.solver.bound_palaces import Comps
+Comps = list[tuple[list[int], int]]  # free parts of groups: (levels, highest first; his developers)
+
+
+def pareto(opts: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """Drop options that cost at least as much in every count and score no more."""
+    ordered = sorted(set(opts), key=lambda o: (o[-1]), reverse=True)
+    kept: list[tuple[int, ...]] = []
+    for o in ordered:
+        if not any(all(k[i] <= o[i] for i in range(len(o) - 1)) and k[-1] >= o[-1] for k in kept):
+            kept.append(o)
+    return kept
+
+
+
+_SHAPES: dict[int, tuple[list[list[tuple[int, int, int]]], list[list[int]]]] = {}
+
+
+def shapes_by_hex(s: GameState) -> tuple[list[list[tuple[int, int, int]]], list[list[int]]]:
+    """Per hex id: the triangles and the partner hexes of the pairs it belongs to (cached per map)."""
+    key = id(s.map)
+    if key not in _SHAPES:
+        tris: list[list[tuple[int, int, int]]] = [[] for _ in range(SIZE)]
+        pairs: list[list[int]] = [[] for _ in range(SIZE)]
+        for tri in s.map.triangles:
+            for h in tri:
+                tris[h].append(tri)
+        for a, b in s.map.pairs:
+            pairs[a].append(b)
+            pairs[b].append(a)
+        _SHAPES[key] = (tris, pairs)
+    return _SHAPES[key]
 
 
 def rank(levels: list[int]) -> tuple[int, ...]:
@@ -66,28 +95,13 @@ class View:
         self._parts: dict[int, list[tuple[list[int], int, set[int]]]] = {}
         self._split: dict[int, tuple[list[int], list[int]]] = {}
         self.growths: dict[tuple[int, bool, int, int], list[tuple[int, Comps, list[int]]]] = {}  # bound_growth
-        self._events: list[tuple[int, list[tuple[int, ...]]]] | None = None
-        self._ponds: list[tuple[int, ...]] | None = None
+        # the event options with this view's AP, kept by ``bound`` (the festivals ask again)
+        self.palace_options: list[tuple[int, list[tuple[int, ...]]]] | None = None
+        self.pond_options: list[tuple[int, ...]] | None = None
         # the highest hex of the group a developer of his may stand on (no palace, no opponent)
         self.free_levels = [sorted((s.level[h] for h in m if not s.palace[h] and s.dev[h] in (-1, self.me)),
                                    reverse=True) for m in self.g.members]
         self.free_top = [f[0] if f else 0 for f in self.free_levels]
-
-    def events(self) -> list[tuple[int, list[tuple[int, ...]]]]:
-        """``bound_palaces.palace_events`` with this view's AP (cached: the festivals ask again)."""
-        if self._events is None:
-            from analysis.solver.bound_palaces import palace_events
-
-            self._events = palace_events(self)
-        return self._events
-
-    def ponds(self) -> list[tuple[int, ...]]:
-        """``bound_ponds.pond_options`` with this view's AP (cached)."""
-        if self._ponds is None:
-            from analysis.solver.bound_ponds import pond_options
-
-            self._ponds = pond_options(self.s, self.ap)
-        return self._ponds
 
     def parts(self, gi: int) -> list[tuple[list[int], int, set[int]]]:
         """The free parts of group ``gi``: its hexes without palace or opponent's developer,
@@ -183,10 +197,8 @@ class View:
         key = (h, lv, single > 0, raised, avoid, r13)
         got = self._tiles.get(key)
         if got is None:
-            from analysis.solver.bound_ponds import _shapes
-
             s = self.s
-            tris, pairs = _shapes(s)
+            tris, pairs = shapes_by_hex(s)
             got = [()] if single > 0 and s.map.is_central(h) and not (r13 and self._on_one(h, lv, (h,), raised)) else []
             shapes: list[tuple[int, ...]] = []
             if s.players[self.me].doubles > 0:

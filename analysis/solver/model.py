@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ortools.sat.python import cp_model
 
@@ -30,6 +31,9 @@ from analysis.solver.model_reach import Reach, build_reach
 from core.actions import Action, End, Festival
 from core.errors import IllegalAction
 from core.state import GameState
+
+if TYPE_CHECKING:
+    from analysis.search_players import SearchPlayer
 
 
 @dataclass
@@ -109,16 +113,16 @@ def _player_lines(s: GameState, dl: Deadline, seeds: int = 12) -> list[list[Acti
     seeds while 30 % of the time left lasts (the first of each always plays: a few tenths of a
     second); without a limit, ``seeds`` of each. A line whose closing festival an opponent
     could join (which scores nothing here) is also offered without it."""
-    from analysis.players import SearchPlayer, make_player
+    from analysis.search_players import GreedyPlayer, PlannerPlayer
 
+    kinds: tuple[type[SearchPlayer], ...] = (PlannerPlayer, GreedyPlayer)
     out: list[list[Action]] = []
     share = None if dl.end is None else time.perf_counter() + 0.3 * (dl.end - time.perf_counter())
     for seed in range(seeds if share is None else 10_000):
-        for name in ("planner", "greedy"):
+        for kind in kinds:
             if seed and share is not None and time.perf_counter() > share:
                 return out
-            p = make_player(name, seed)
-            assert isinstance(p, SearchPlayer)
+            p = kind(seed)
             p.fair = False
             p.turns = 3 * seed  # another stream of the search's random sample
             line = _play_turn(s, p)
@@ -128,13 +132,13 @@ def _player_lines(s: GameState, dl: Deadline, seeds: int = 12) -> list[list[Acti
     return out
 
 
-def _play_turn(s: GameState, p: object) -> list[Action]:
+def _play_turn(s: GameState, p: SearchPlayer) -> list[Action]:
     """The mover's turn as ``p.choose`` plays it on a copy, up to its end or festival."""
     c = s.copy()
     me = c.to_move
     line: list[Action] = []
     for _ in range(40):
-        a = p.choose(c)  # type: ignore[attr-defined]
+        a = p.choose(c)
         if isinstance(a, End):
             break
         c.push(a)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analysis.solver.bound_ponds import _shapes
+from analysis.solver.bound_view import shapes_by_hex
 from analysis.solver.common import Deadline
 from core.actions import RICE, VILLAGE, Action, Enter, Irrigate, Move, Tile, Token
 from core.errors import IllegalAction
@@ -231,7 +231,7 @@ def _cover_search(c: GameState, seed: int, deadline: Deadline | None, nodes: lis
 
 def _shapes_through(c: GameState, h: int) -> list[tuple[int, ...]]:
     """The single, pairs and triangles of the map through ``h`` (the bound's per-map cache)."""
-    tris, pairs = _shapes(c)
+    tris, pairs = shapes_by_hex(c)
     return [(h,), *((h, b) for b in pairs[h]), *tris[h]]
 
 

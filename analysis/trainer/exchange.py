@@ -6,8 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from analysis.trainer.progress import ProgressError
-from core.errors import shown
+from core.errors import KratonError, shown
 
 MAX_ROWS = 1_000_000
 TEXT = {"uid", "puzzle", "mode", "themes"}
@@ -15,7 +14,7 @@ INTS = {"solved", "hints", "rated", "length", "mistakes"}
 NULLABLE = {"score", "user_before", "user_after"}
 
 
-class ExportError(ProgressError):
+class ExportError(KratonError):
     """An export file that cannot be imported; names the file and the first bad field."""
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from analysis.trainer.exchange import ExportError, check_export
 from analysis.trainer.glicko import Rating, solve_result
 from core.errors import KratonError
 
@@ -246,9 +247,10 @@ class Progress:
         """Merge an export: rows are keyed (uid, puzzle), so importing twice adds nothing; a
         puzzle rating is replaced only by a later one. Everything is checked first, then
         written in one transaction."""
-        from analysis.trainer.exchange import check_export
-
-        rows = check_export(data, where, self.TABLES)
+        try:
+            rows = check_export(data, where, self.TABLES)
+        except ExportError as e:  # one line naming the file and field, as every ProgressError
+            raise ProgressError(str(e)) from None
         added: dict[str, int] = {}
         with self.write() as c:
             for table, cols in self.TABLES.items():
