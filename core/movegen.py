@@ -69,15 +69,17 @@ def _near_two_cities(s: GameState) -> set[int]:
     return risky
 
 
-def tile_placements(s: GameState, budget: int, avoid: frozenset[int] = frozenset()) -> Iterator[tuple[Tile, int]]:
-    """(tile, AP cost) for every legal placement costing ≤ budget (R10–R15), singles first."""
+def tile_placements(s: GameState, budget: int, avoid: frozenset[int] = frozenset(),
+                    near: set[int] | None = None) -> Iterator[tuple[Tile, int]]:
+    """(tile, AP cost) for every legal placement costing ≤ budget (R10–R15), singles first;
+    with ``near``, only those covering one of its hexes at least."""
     if budget < 1:
         return
     m = s.map
     p = s.players[s.to_move]
     level, dev, pal, irr, top, tiles = s.level, s.dev, s.palace, s.irrigated, s.top, s.tiles
     kind = m.kind
-    singles, pairs, tris = _shapes(m)
+    singles, pairs, tris = _shapes(m) if near is None else _shapes_near(m, near)
     risky: set[int] | None = None  # computed at the first village cell that needs it
     # A hex is free for a tile unless irrigated, carrying a developer or a palace (R11).
     if p.rice > 0 or p.villages > 0:
@@ -194,6 +196,42 @@ class _Obligation:
         finally:
             for arr, h, v in reversed(old):
                 arr[h] = v
+
+
+def _shapes_near(m: HexMap, near: set[int]) -> tuple[list[tuple[int, Tile, Tile]],
+                                                     list[tuple[int, int, Tile, Tile]],
+                                                     list[tuple[int, int, int, Tile, Tile, Tile]]]:
+    """The shapes of ``_shapes`` that cover a hex of ``near``."""
+    by_hex = _shapes_by_hex(m)
+    singles: dict[int, tuple[int, Tile, Tile]] = {}
+    pairs: dict[tuple[int, int], tuple[int, int, Tile, Tile]] = {}
+    tris: dict[tuple[int, int, int], tuple[int, int, int, Tile, Tile, Tile]] = {}
+    for h in sorted(near):
+        one, two, three = by_hex.get(h, ((), (), ()))
+        for x in one:
+            singles[x[0]] = x
+        for y in two:
+            pairs[y[0], y[1]] = y
+        for z in three:
+            tris[z[0], z[1], z[2]] = z
+    return list(singles.values()), list(pairs.values()), list(tris.values())
+
+
+@functools.cache
+def _shapes_by_hex(m: HexMap) -> dict[int, tuple[list[tuple[int, Tile, Tile]],
+                                                 list[tuple[int, int, Tile, Tile]],
+                                                 list[tuple[int, int, int, Tile, Tile, Tile]]]]:
+    singles, pairs, tris = _shapes(m)
+    out: dict[int, tuple[list[Any], list[Any], list[Any]]] = {}
+    for x in singles:
+        out.setdefault(x[0], ([], [], []))[0].append(x)
+    for y in pairs:
+        for h in y[:2]:
+            out.setdefault(h, ([], [], []))[1].append(y)
+    for z in tris:
+        for h in z[:3]:
+            out.setdefault(h, ([], [], []))[2].append(z)
+    return out
 
 
 def legal_actions(s: GameState) -> Iterator[Action]:

@@ -1,5 +1,5 @@
 """Issue 21, soundness as properties: no line the computer players' beam search, a random
-playout or ``polish`` finds beats a proved optimum, and the bound is never below a line that
+playout, ``goals`` or ``polish`` finds beats a proved optimum, and the bound is never below a line that
 replays (small random positions, any engine's answer checked by the engine's replay)."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from analysis.solver import solve
 from analysis.solver.bnb import DEPTH
 from analysis.solver.common import Deadline, replay
+from analysis.solver.goals import goal_lines
 from analysis.solver.model import _player_lines
 from analysis.solver.polish import polish
 from core.errors import IllegalAction
@@ -33,6 +34,7 @@ def test_no_beam_search_or_playout_line_beats_a_proved_optimum(seed: int, engine
     lines = _player_lines(s, Deadline(None), seeds=2)
     rng = random.Random(seed)
     lines += [_playout(s, rng) for _ in range(20)]
+    lines += [line for _, line in goal_lines(s, Deadline(3))]
     found = polish(s, lines, Deadline(3))
     for line in lines + ([found[1]] if found else []):
         try:

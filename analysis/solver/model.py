@@ -155,7 +155,9 @@ def _left(dl: Deadline, part: float = 1.0) -> float | None:
 
 
 MODEL_HEXES = 60  # maps up to this size get the model at any AP (the mini maps)
-POLISH_STARTS = 3  # the players' best lines that ``polish`` starts from
+POLISH_STARTS = 3  # the best quick lines (players', goals') that ``polish`` starts from
+RECIPE_SHARE = 0.35  # of the limit for the recipe engine where the model does not fit
+GOALS_SHARE = 0.4  # of the time left after the players' turns: ``goals`` (palaces worked toward)
 MODEL_AP = 1  # larger maps get it with this many AP (measured: see ``model_fits``)
 
 
@@ -180,7 +182,7 @@ def solve_model(state: GameState, time_limit: float | None = None,
     rep = report if report is not None else Reporter(None, "model")
     s = state.copy()
     fits = model_fits(s)
-    first = solve_cpsat(s, _left(dl, 0.3 if fits else 0.5), report=rep, verbose=verbose)
+    first = solve_cpsat(s, _left(dl, 0.3 if fits else RECIPE_SHARE), report=rep, verbose=verbose)
     if first.optimal:
         first.engine, first.seconds, first.bound = "model", dl.elapsed(), first.best
         first.notes.append("proved by the recipe engine; the model was not needed")
@@ -216,9 +218,12 @@ def solve_model(state: GameState, time_limit: float | None = None,
 
 def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome, list[Action]],
                  fits: bool) -> tuple[Outcome, list[Action]]:
-    """The players' turns, then ``polish`` from those whose festival an opponent could join
-    and from the best few (``best``, the recipe engine's, among them): one action away from
-    better lines. Without the model, the rest of the time."""
+    """The players' turns, the palaces ``goals`` works toward (also from where the best of
+    those lines end), then ``polish`` from the lines whose festival an opponent could join and
+    from the best few (``best``, the recipe engine's, among them): one action away from better
+    lines. Without the model, the rest of the time."""
+    from analysis.solver.goals import goal_lines
+
     failing: list[list[Action]] = []
     valid: list[tuple[Outcome, list[Action]]] = [best]
     for line in _player_lines(s, dl):
@@ -226,6 +231,10 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
             valid.append((replay(s, line)[0], line))
         except IllegalAction:
             failing.append(line)
+    valid.sort(key=lambda x: x[0], reverse=True)
+    rep(valid[0][0].points, valid[0][1])
+    after = [v[1] for v in valid[:POLISH_STARTS] if v[1]]
+    valid += goal_lines(s, dl.share(GOALS_SHARE), after=after)[:POLISH_STARTS]
     valid.sort(key=lambda x: x[0], reverse=True)
     rep(valid[0][0].points, valid[0][1])
     starts = failing + [v[1] for v in valid[:POLISH_STARTS]]

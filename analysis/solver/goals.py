@@ -1,0 +1,179 @@
+"""Goal-directed lines (issue 21): a palace in one village group, worked toward.
+
+The quick searches judge a line as it grows, by its points (the recipe engine, ``polish``) or
+by a player's evaluation (the beam search), so a palace that needs three tiles first is seldom
+reached: a rice tile to level a hole, a tile whose village cell joins the group, one more on
+top of it (planner-69@254: "tile G5r; tile C4v D3r D4r; tile G5v G6r H5r; palace I5 10", 5
+points where every other search found none). Here each village group of the board (village or
+city) is a goal in turn: a depth-first search over the actions that can change that group
+only — tiles covering it or a hex next to it (``movegen.tile_placements(near=)``), the mover's
+developers walking or entering onto it, or climbing inside it — until a palace there is legal
+(R28, R29); a position met twice is searched once. The best goal lines are then chained (the
+next goal from where one ends, with the AP left) and handed to ``polish``, which adds the
+festival endings and changes one action at a time.
+
+The engine plays every step (``GameState.push``), so each line is legal; it finds lines and
+proves nothing (the bound does).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from analysis.beam import board_key
+from analysis.solver.common import Deadline, Outcome, replay
+from core.actions import Action, Enter, Move, Palace, Token
+from core.errors import IllegalAction
+from core.legality import PALACE_VALUES, ring_holder
+from core.movegen import tile_placements
+from core.paths import move_costs
+from core.state import GameState
+
+NODES = 4000  # positions searched per goal (a busy group: ~0.5 s)
+CHAINS = 4  # goal lines the next goal starts from
+
+
+@dataclass
+class _Goal:
+    """One group's search: its hexes as they were (the group is the one still holding one of
+    them), the mover, the positions seen and the palace lines found."""
+
+    anchor: list[int]
+    me: int
+    dl: Deadline
+    nodes: int = 0
+    seen: set[int] = field(default_factory=set)
+    found: dict[int, list[Action]] = field(default_factory=dict)  # value -> first line to it
+
+
+def _group(s: GameState, anchor: list[int]) -> tuple[list[int], int] | None:
+    """The members and palace hex of the group holding the anchor's palace or hexes now."""
+    g = s.groups()
+    for h in anchor:
+        gi = g.label[h]
+        if gi >= 0:
+            return list(g.members[gi]), g.palace[gi]
+    return None
+
+
+def _palaces(s: GameState, members: list[int], ph: int) -> list[Palace]:
+    """The palace actions legal in the group now, highest value first (R28, R29)."""
+    if s.turn.ap < 1 or (ph >= 0 and ph in s.turn.palaces_changed):
+        return []
+    old = s.palace[ph] if ph >= 0 else 0
+    values = [v for v in PALACE_VALUES if old < v <= len(members) and s.palace_supply[v] > 0]
+    if not values or ring_holder(s, members) != s.to_move:
+        return []
+    sites = [ph] if ph >= 0 else [h for h in members if s.dev[h] < 0][:1]
+    return [Palace(h, v) for v in reversed(values) for h in sites]
+
+
+def _steps(s: GameState, members: list[int], me: int) -> list[Action]:
+    """What may change the group: tiles on it or next to it, the mover's developers onto it
+    (a walk from outside, an entry, a climb to a higher hex of it). One AP is kept for the
+    palace."""
+    budget = s.turn.ap - 1
+    if budget < 1:
+        return []
+    nbrs = s.map.nbrs
+    zone = set(members)
+    for h in members:
+        zone.update(nbrs[h])
+    out: list[Action] = [t for t, _ in tile_placements(s, budget, near=zone)]
+    inside = set(members)
+    free = [h for h in members if s.dev[h] < 0 and not s.palace[h] and s.level[h] > 0]
+    if not free:
+        return out
+    top_mine = max((s.level[h] for h in members if s.dev[h] == me), default=0)
+    for src in s.developers(me):
+        costs = move_costs(src, me, s.level, s.terrain, s.dev, s.palace, nbrs, budget)
+        for dst in free:
+            c = costs.get(dst)
+            if c is None or dst == src:
+                continue
+            if src not in inside or s.level[dst] > s.level[src] and s.level[dst] > top_mine - 1:
+                out.append(Move(src, dst))
+    if s.players[me].developers_off > 0:
+        m = s.map
+        out += [Enter(h) for h in free if 0 < (m.border_cost[h] or m.rim_cost[h]) <= budget]
+    return out
+
+
+def _search(s: GameState, goal: _Goal, line: list[Action]) -> None:
+    """Depth first from ``s`` (pushed and popped in place) while the goal's nodes last."""
+    goal.nodes += 1
+    if goal.nodes > NODES or (goal.nodes % 64 == 0 and goal.dl.over()):
+        return
+    key = board_key(s)
+    if key in goal.seen:
+        return
+    goal.seen.add(key)
+    grp = _group(s, goal.anchor)
+    if grp is None:
+        return
+    members, ph = grp
+    for p in _palaces(s, members, ph):
+        goal.found.setdefault(p.value, line + [p])
+    for a in _steps(s, members, goal.me):
+        try:
+            s.push(a)
+        except (IllegalAction, ValueError):
+            continue
+        if s.to_move == goal.me and s.festival is None:
+            _search(s, goal, line + [a])
+        s.pop()
+        if goal.nodes > NODES:
+            return
+
+
+def goal_lines(state: GameState, dl: Deadline, after: list[list[Action]] | None = None,
+               starts: int = CHAINS) -> list[tuple[Outcome, list[Action]]]:
+    """Palace lines toward every village group, then the next goal from where the best
+    ``starts`` of them (and the lines ``after``, e.g. a pond closed) end, with the AP left;
+    each replayed by the engine, best first. With the action token (R7) the first search
+    starts after spending it: a seventh AP (``polish`` drops it where it is not needed)."""
+    s = state.copy()
+    prefix: list[Action] = []
+    if s.token_bonus():
+        s.push(Token())
+        prefix = [Token()]
+    out = _goals(s, prefix, dl, state)
+    for line in [x[1] for x in out[:starts]] + list(after or []):
+        if dl.over():
+            break
+        c = state.copy()
+        try:
+            for a in line:
+                c.push(a)
+        except (IllegalAction, ValueError):
+            continue
+        if c.to_move == state.to_move and c.festival is None and c.turn.ap >= 2:
+            out += _goals(c, line, dl, state)
+    out.sort(key=lambda x: x[0], reverse=True)
+    return out
+
+
+def _goals(s: GameState, prefix: list[Action], dl: Deadline,
+           base: GameState) -> list[tuple[Outcome, list[Action]]]:
+    """The best lines to a palace in each group of ``s`` (reached by ``prefix`` from ``base``)."""
+    me = s.to_move
+    g = s.groups()
+    found: list[tuple[Outcome, list[Action]]] = []
+    for gi, mem in enumerate(g.members):
+        if dl.over():
+            break
+        ph = g.palace[gi]
+        anchor = [ph] if ph >= 0 else sorted(mem, key=lambda h: (s.dev[h] != me, h))
+        goal = _Goal(anchor, me, dl)
+        _search(s, goal, [])
+        for v in sorted(goal.found, reverse=True)[:2]:
+            line = prefix + goal.found[v]
+            try:
+                found.append((replay(base, line)[0], line))
+            except IllegalAction:
+                continue
+    found.sort(key=lambda x: x[0], reverse=True)
+    return found
+
+
+__all__ = ["goal_lines"]

@@ -1,0 +1,81 @@
+"""``analysis.solver.goals``: palaces worked toward, tile by tile (issue 21)."""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analysis.solver.brute import solve_brute
+from analysis.solver.common import Deadline, replay
+from analysis.solver.goals import _group, _palaces, goal_lines
+from core.actions import Palace, Tile, Token, parse_actions
+from core.hexmap import parse_hex
+from core.record import replay_file
+from tests.test_solver_agreement import position
+
+GAMES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "puzzles", "games")
+
+
+def _planner_69() -> object:
+    return replay_file(os.path.join(GAMES, "planner-69.json"), 254).state
+
+
+def test_r28_a_palace_that_needs_two_tiles_first_is_found():
+    """planner-69@254, Blue: the city of I5 (8, size 8, Blue first) reaches 10 hexes only after
+    a rice tile levels G5 and a tile on it shows a village cell next to the city (R12, R28):
+    5 points that no search scoring a line as it grows found (every step before the palace
+    scores nothing)."""
+    s = _planner_69()
+    got = goal_lines(s, Deadline(60))
+    assert got
+    outcome, line = got[0]
+    assert outcome.points >= 5
+    assert replay(s, line)[0] == outcome
+    assert any(isinstance(a, Palace) and a.hex == parse_hex("I5") for a in line)
+    assert sum(isinstance(a, Tile) for a in line) >= 2
+
+
+def test_r29_a_palace_changed_this_turn_is_not_a_goal_again():
+    """A palace built this turn may not change again (R29): no goal offers it, though the
+    group's size and the mover's position would allow 4 and 6; other groups still are goals."""
+    s = position(0, 6)
+    for a in parse_actions("tile B3v; tile B5v; tile C5v C4r; palace C5 2"):
+        s.push(a)
+    c5 = parse_hex("C5")
+    grp = _group(s, [c5])
+    assert grp is not None
+    assert _palaces(s, *grp) == []
+    unchanged = s.copy()
+    unchanged.turn.palaces_changed.clear()
+    assert {p.value for p in _palaces(unchanged, *grp)} == {4, 6}
+    lines = goal_lines(s, Deadline(20))
+    assert lines
+    for outcome, line in lines:
+        assert not any(isinstance(a, Palace) and a.hex == c5 for a in line)
+        assert replay(s, line)[0] == outcome
+
+
+def test_r7_the_token_is_spent_first_where_it_may_be():
+    s = position(0, 3)
+    s.turn.token_used = False
+    s.players[s.to_move].tokens = 1
+    lines = goal_lines(s, Deadline(20))
+    assert lines  # e.g. "token; tile B3v; tile B5v; tile C5v C4r; palace C5 6": 4 AP
+    for _, line in lines:
+        assert isinstance(line[0], Token)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 100_000), st.integers(1, 3))
+def test_goal_lines_replay_and_never_beat_the_brute_force_optimum(seed: int, ap: int) -> None:
+    """Property over random mini-map positions: every goal line is legal (the engine replays
+    it to the outcome reported) and scores no more than brute force's proved best."""
+    s = position(seed, ap)
+    lines = goal_lines(s, Deadline(5))
+    for outcome, line in lines:
+        assert replay(s, line)[0] == outcome
+    ref = solve_brute(s, 10)
+    if ref.optimal:
+        assert all(outcome.points <= ref.best for outcome, _ in lines), (seed, ref.line_text)
