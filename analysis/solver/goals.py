@@ -43,7 +43,8 @@ class _Goal:
     dl: Deadline
     nodes: int = 0
     seen: set[int] = field(default_factory=set)
-    found: dict[int, list[Action]] = field(default_factory=dict)  # value -> first line to it
+    found: dict[int, tuple[int, list[Action]]] = field(default_factory=dict)  # value -> (AP
+    # left after it, the line): the cheapest line to each value, so chaining has AP to go on
 
 
 def _group(s: GameState, anchor: list[int]) -> tuple[list[int], int] | None:
@@ -113,7 +114,9 @@ def _search(s: GameState, goal: _Goal, line: list[Action]) -> None:
         return
     members, ph = grp
     for p in _palaces(s, members, ph):
-        goal.found.setdefault(p.value, line + [p])
+        left = s.turn.ap - 1
+        if p.value not in goal.found or goal.found[p.value][0] < left:
+            goal.found[p.value] = (left, line + [p])
     for a in _steps(s, members, goal.me):
         try:
             s.push(a)
@@ -167,7 +170,7 @@ def _goals(s: GameState, prefix: list[Action], dl: Deadline,
         goal = _Goal(anchor, me, dl)
         _search(s, goal, [])
         for v in sorted(goal.found, reverse=True)[:2]:
-            line = prefix + goal.found[v]
+            line = prefix + goal.found[v][1]
             try:
                 found.append((replay(base, line)[0], line))
             except IllegalAction:
