@@ -48,24 +48,24 @@ def solver_line(state: GameState, time_limit: float) -> list[Action] | None:
     return [a for a in line if not isinstance(a, End)]
 
 
-class ExactGreedyPlayer(GreedyPlayer):
-    """``greedy`` whose candidate lines include the exact solver's (slow: seconds a turn)."""
+class _SolverLines(SearchPlayer):
+    """Adds the exact solver's line to the beam search's candidates (slow: seconds a turn)."""
+
+    def extra_lines(self, state: GameState) -> list[list[Action]]:
+        line = solver_line(state, SOLVER_TIME)
+        return [line] if line else []
+
+
+class ExactGreedyPlayer(_SolverLines, GreedyPlayer):
+    """``greedy`` whose candidate lines include the exact solver's."""
 
     name = "greedy-exact"
 
-    def extra_lines(self, state: GameState) -> list[list[Action]]:
-        line = solver_line(state, SOLVER_TIME)
-        return [line] if line else []
 
-
-class ExactPlannerPlayer(PlannerPlayer):
-    """``planner`` whose candidate lines include the exact solver's (slow: seconds a turn)."""
+class ExactPlannerPlayer(_SolverLines, PlannerPlayer):
+    """``planner`` whose candidate lines include the exact solver's."""
 
     name = "planner-exact"
-
-    def extra_lines(self, state: GameState) -> list[list[Action]]:
-        line = solver_line(state, SOLVER_TIME)
-        return [line] if line else []
 
 
 _KINDS: dict[str, Callable[[int], Player]] = {

@@ -28,7 +28,7 @@ from analysis.solver.model_keys import Devs, build_devs
 from analysis.solver.model_palaces import festival_points, palace_anchors
 from analysis.solver.model_ponds import pond_points
 from analysis.solver.model_reach import Reach, build_reach
-from core.actions import Action, End, Festival
+from core.actions import Action, End, Festival, Token
 from core.errors import IllegalAction
 from core.state import GameState
 
@@ -171,10 +171,16 @@ def model_fits(s: GameState) -> bool:
     return len(s.map.hexes) <= MODEL_HEXES or s.turn.ap + s.token_bonus() <= MODEL_AP
 
 
+STEPS = frozenset({"recipes", "players", "goals", "polish", "search"})  # all, by default
+
+
 def solve_model(state: GameState, time_limit: float | None = None,
-                report: Reporter | None = None, verbose: bool = False) -> SolveResult:
+                report: Reporter | None = None, verbose: bool = False,
+                steps: frozenset[str] = STEPS) -> SolveResult:
     """The recipe engine's line (it proves the puzzles in a fraction of a second), the players'
-    turns, ``polish`` from them, then the model's bound, and the proof when they meet."""
+    turns, ``goals``, ``polish`` from them, then the model's bound, and the proof when they
+    meet. ``steps`` leaves some out (``benchmarks/ablation.py`` measures what each earns); the
+    bound of a busy turn comes from the recipe engine, or ``bound.upper_bound`` without it."""
     from analysis.solver.bnb import solve_bnb
     from analysis.solver.cpsat import solve_cpsat
 
@@ -182,12 +188,16 @@ def solve_model(state: GameState, time_limit: float | None = None,
     rep = report if report is not None else Reporter(None, "model")
     s = state.copy()
     fits = model_fits(s)
-    first = solve_cpsat(s, _left(dl, 0.3 if fits else RECIPE_SHARE), report=rep, verbose=verbose)
+    if "recipes" in steps:
+        first = solve_cpsat(s, _left(dl, 0.3 if fits else RECIPE_SHARE), report=rep,
+                            verbose=verbose)
+    else:
+        first = _no_recipes(s)
     if first.optimal:
         first.engine, first.seconds, first.bound = "model", dl.elapsed(), first.best
         first.notes.append("proved by the recipe engine; the model was not needed")
         return first
-    best = _quick_lines(s, dl, rep, (replay(s, first.line)[0], first.line), fits)
+    best = _quick_lines(s, dl, rep, (replay(s, first.line)[0], first.line), fits, steps)
     if not fits:
         r = make_result(state, best[1], False, "model", dl.elapsed(),
                         notes=["model skipped (a full turn on a large map; see model_fits)",
@@ -200,7 +210,7 @@ def solve_model(state: GameState, time_limit: float | None = None,
     rep(bound=ub)
     proved = _proved(s, tm, best[0], bound, ub, dl)
     by = "model" if proved else None
-    if not proved and not dl.over():  # the rest of the time: branch and bound from the best line
+    if not proved and not dl.over() and "search" in steps:  # the rest: branch and bound
         r = solve_bnb(s, _left(dl, 0.9), incumbent=best, engine="model", report=rep)
         o = replay(s, r.line)[0]
         if o > best[0]:
@@ -216,8 +226,23 @@ def solve_model(state: GameState, time_limit: float | None = None,
     return r
 
 
+def _no_recipes(s: GameState) -> SolveResult:
+    """In place of the recipe engine's result: the hand-built bound and a first legal line
+    (the empty turn, or one tile where one is owed, R8)."""
+    from analysis.solver.bound import upper_bound
+
+    line: list[Action] = []
+    if s.obligation_pending():
+        tile = s.find_placement(s.turn.ap + s.token_bonus())
+        if tile is not None:
+            line = [Token(), tile] if not s.is_legal(tile) else [tile]
+    r = make_result(s, line, False, "model", 0.0)
+    r.bound = upper_bound(s, s.turn.ap + s.token_bonus())
+    return r
+
+
 def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome, list[Action]],
-                 fits: bool) -> tuple[Outcome, list[Action]]:
+                 fits: bool, steps: frozenset[str] = STEPS) -> tuple[Outcome, list[Action]]:
     """The players' turns, the palaces ``goals`` works toward (also from where the best of
     those lines end), then ``polish`` from the lines whose festival an opponent could join and
     from the best few (``best``, the recipe engine's, among them): one action away from better
@@ -226,17 +251,20 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
 
     failing: list[list[Action]] = []
     valid: list[tuple[Outcome, list[Action]]] = [best]
-    for line in _player_lines(s, dl):
+    for line in _player_lines(s, dl) if "players" in steps else []:
         try:
             valid.append((replay(s, line)[0], line))
         except IllegalAction:
             failing.append(line)
     valid.sort(key=lambda x: x[0], reverse=True)
     rep(valid[0][0].points, valid[0][1])
-    after = [v[1] for v in valid[:POLISH_STARTS] if v[1]]
-    valid += goal_lines(s, dl.share(GOALS_SHARE), after=after)[:POLISH_STARTS]
-    valid.sort(key=lambda x: x[0], reverse=True)
-    rep(valid[0][0].points, valid[0][1])
+    if "goals" in steps:
+        after = [v[1] for v in valid[:POLISH_STARTS] if v[1]]
+        valid += goal_lines(s, dl.share(GOALS_SHARE), after=after)[:POLISH_STARTS]
+        valid.sort(key=lambda x: x[0], reverse=True)
+        rep(valid[0][0].points, valid[0][1])
+    if "polish" not in steps:
+        return valid[0]
     starts = failing + [v[1] for v in valid[:POLISH_STARTS]]
     return _polished(s, starts, dl.share(0.4 if fits else 0.95), valid[0], rep) or valid[0]
 
@@ -279,4 +307,4 @@ def _fewest_ap(s: GameState, tm: TurnModel, o: Outcome, dl: Deadline) -> bool:
     return 2 * -o.neg_ap + -o.neg_token <= int(solver.best_objective_bound + 1e-6)
 
 
-__all__ = ["Bound", "TurnModel", "build_turn_model", "model_bound", "solve_model"]
+__all__ = ["STEPS", "Bound", "TurnModel", "build_turn_model", "model_bound", "solve_model"]
