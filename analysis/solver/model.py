@@ -110,14 +110,15 @@ def _player_lines(s: GameState, dl: Deadline, seeds: int = 12) -> list[list[Acti
     a game: action by action, planning again when the board changes), planned on the full
     position like the solver: they see value in moves that prepare a palace or a ring, which a
     line scored by points alone does not. Their search is randomised, so it restarts with other
-    seeds while 30 % of the time left lasts (the first of each always plays: a few tenths of a
+    seeds while 15 % of the time left lasts (the first of each always plays: a few tenths of a
     second); without a limit, ``seeds`` of each. A line whose closing festival an opponent
     could join (which scores nothing here) is also offered without it."""
     from analysis.search_players import GreedyPlayer, PlannerPlayer
 
     kinds: tuple[type[SearchPlayer], ...] = (PlannerPlayer, GreedyPlayer)
     out: list[list[Action]] = []
-    share = None if dl.end is None else time.perf_counter() + 0.3 * (dl.end - time.perf_counter())
+    share = (None if dl.end is None
+             else time.perf_counter() + PLAYERS_SHARE * (dl.end - time.perf_counter()))
     for seed in range(seeds if share is None else 10_000):
         for kind in kinds:
             if seed and share is not None and time.perf_counter() > share:
@@ -157,6 +158,7 @@ def _left(dl: Deadline, part: float = 1.0) -> float | None:
 MODEL_HEXES = 60  # maps up to this size get the model at any AP (the mini maps)
 POLISH_STARTS = 3  # the best quick lines (players', goals') that ``polish`` starts from
 RECIPE_SHARE = 0.35  # of the limit for the recipe engine where the model does not fit
+PLAYERS_SHARE = 0.15  # of the time left: the players' turns, restarted with other seeds
 GOALS_SHARE = 0.4  # of the time left after the players' turns: ``goals`` (palaces worked toward)
 MODEL_AP = 1  # larger maps get it with this many AP (measured: see ``model_fits``)
 
