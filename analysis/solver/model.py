@@ -8,10 +8,14 @@ draws, the token (R7) and the tile obligation (R8), and maximises the mover's po
 it cannot be exact it relaxes (each module says where), so every legal line is a solution worth
 at least its points and CP-SAT's bound is admissible.
 
-``solve_model`` takes lines from the computer players' own turns and the recipe engine, lets
-the engine replay them (it has the last word), and reports the best line proved when its points
-meet the model's bound and its AP the fewest the model allows for them, with nothing handed to
-opponents (the objective's tie-breaks). The model's own solutions are not turned into lines yet.
+``solve_model`` takes lines from the recipe engine, the computer players' own turns and
+``goals`` (palaces worked toward), improves them with ``polish``, lets the engine replay them
+(it has the last word), and reports the best line proved when its points meet the model's
+bound and its AP the fewest the model allows for them, with nothing handed to opponents (the
+objective's tie-breaks). The model's own solutions are not turned into lines yet: on the busy
+turns where that would matter the model is not built (``model_fits``), and asked there only
+whether a line beats the best found, its answers lean on what it relaxes (benchmarks/README.md,
+"Busy mid-game turns").
 """
 
 from __future__ import annotations
