@@ -26,7 +26,7 @@ ROOT = os.path.dirname(HERE)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from benchmarks.busy import POSITIONS, position  # noqa: E402
+from benchmarks.busy import POSITIONS, position
 
 VARIANTS = {
     "all": (),
