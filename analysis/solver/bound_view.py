@@ -1,6 +1,8 @@
 """What the events of the admissible bound (``bound.py``) share about a position: the mover's
 village groups, their free parts, the levels tiles can reach near them, how far apart they lie.
-A ``View`` is made for one position and one count of AP, and caches what it works out."""
+A ``View`` is made for one position and one count of AP, and caches what it works out. The
+pieces every bound module uses (``pareto``, ``shapes_by_hex``, ``Comps``) live here too, at
+the bottom of the bound's layers: nothing here imports another bound module."""
 
 from __future__ import annotations
 
@@ -23,7 +25,6 @@ def pareto(opts: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
         if not any(all(k[i] <= o[i] for i in range(len(o) - 1)) and k[-1] >= o[-1] for k in kept):
             kept.append(o)
     return kept
-
 
 
 _SHAPES: dict[int, tuple[list[list[tuple[int, int, int]]], list[list[int]]]] = {}
