@@ -79,3 +79,20 @@ def test_goal_lines_replay_and_never_beat_the_brute_force_optimum(seed: int, ap:
     ref = solve_brute(s, 10)
     if ref.optimal:
         assert all(outcome.points <= ref.best for outcome, _ in lines), (seed, ref.line_text)
+
+
+def test_r8_the_model_engine_without_its_recipe_engine_still_owes_a_tile():
+    """``solve_model(steps=...)`` (what ``benchmarks/ablation.py`` measures): without the recipe
+    engine its first line is one tile where one is owed (R8) and its bound the hand-built one;
+    every variant answers a line that replays, under its bound."""
+    from analysis.solver.model import STEPS, _no_recipes, solve_model
+
+    s = position(11, 2)
+    s.turn.tile_placed = False
+    first = _no_recipes(s)
+    assert [a.kind for a in first.line] == ["tile"]
+    assert first.bound is not None and first.bound >= 0
+    for left_out in ("recipes", "players", "goals", "polish", "search"):
+        r = solve_model(s, 5, steps=STEPS - {left_out})
+        assert replay(s, r.line)[0].points == r.best
+        assert r.bound is not None and r.bound >= r.best
