@@ -163,6 +163,7 @@ MODEL_HEXES = 60  # maps up to this size get the model at any AP (the mini maps)
 POLISH_STARTS = 3  # the best quick lines (players', goals') that ``polish`` starts from
 RECIPE_SHARE = 0.35  # of the limit for the recipe engine where the model does not fit
 PLAYERS_SHARE = 0.15  # of the time left: the players' turns, restarted with other seeds
+UNLIMITED_RECIPES = 10.0  # seconds of the recipe engine on a large map when there is no limit
 GOALS_SHARE = 0.4  # of the time left after the players' turns: ``goals`` (palaces worked toward)
 MODEL_AP = 1  # larger maps get it with this many AP (measured: see ``model_fits``)
 
@@ -195,8 +196,10 @@ def solve_model(state: GameState, time_limit: float | None = None,
     s = state.copy()
     fits = model_fits(s)
     if "recipes" in steps:
-        first = solve_cpsat(s, _left(dl, 0.3 if fits else RECIPE_SHARE), report=rep,
-                            verbose=verbose)
+        limit = _left(dl, 0.3 if fits else RECIPE_SHARE)
+        if limit is None and not fits:
+            limit = UNLIMITED_RECIPES  # no limit: the quick searches first, the proof after
+        first = solve_cpsat(s, limit, report=rep, verbose=verbose)
     else:
         first = _no_recipes(s)
     if first.optimal:
@@ -205,10 +208,17 @@ def solve_model(state: GameState, time_limit: float | None = None,
         return first
     best = _quick_lines(s, dl, rep, (replay(s, first.line)[0], first.line), fits, steps)
     if not fits:
-        r = make_result(state, best[1], False, "model", dl.elapsed(),
+        proved_by = None
+        if dl.end is None and "search" in steps:  # no limit: search on for the proof
+            r = solve_bnb(s, None, incumbent=best, engine="model", report=rep)
+            o = replay(s, r.line)[0]
+            best = (o, r.line) if o > best[0] else best
+            proved_by = "search" if r.optimal else None
+        r = make_result(state, best[1], proved_by is not None, "model", dl.elapsed(),
                         notes=["model skipped (a full turn on a large map; see model_fits)",
                                f"recipe engine's bound {first.bound}"])
         r.bound = None if first.bound is None else max(r.best, first.bound)
+        r.proved_by = proved_by
         return r
     bound, tm, _ = model_bound(s, _left(dl, 0.7), log=verbose)
     known = [x for x in (bound.points, first.bound) if x is not None]
