@@ -1,10 +1,10 @@
 """Goal-directed lines (issue 21): a palace in one village group, worked toward.
 
 The quick searches judge a line as it grows, by its points (the recipe engine, ``polish``) or
-by a player's evaluation (the beam search), so a palace that needs three tiles first is seldom
-reached: a rice tile to level a hole, a tile whose village cell joins the group, one more on
-top of it (planner-69@254: "tile G5r; tile C4v D3r D4r; tile G5v G6r H5r; palace I5 10", 5
-points where every other search found none). Here each village group of the board (village or
+by a player's evaluation (the beam search), so a palace that needs tiles first is seldom
+reached: a rice tile to level a hole, then a tile on it whose village cell joins the group
+(planner-69@254: "tile G5r; tile G5v G6r H5r; palace I5 10", 5 points where every other
+search found none; no step before the palace scores). Here each village group of the board (village or
 city) is a goal in turn: a depth-first search over the actions that can change that group
 only — tiles covering it or a hex next to it (``movegen.tile_placements(near=)``), the mover's
 developers walking or entering onto it, or climbing inside it — until a palace there is legal
