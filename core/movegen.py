@@ -299,22 +299,21 @@ def legal_actions(s: GameState) -> Iterator[Action]:
 
 def _palaces(s: GameState, ob: _Obligation) -> Iterator[Action]:
     g = s.groups()
-    me = s.to_move
-    supply = s.palace_supply
     for gi, members in enumerate(g.members):
-        size = len(members)
-        if size < 2:
-            continue
-        ph = g.palace[gi]
-        old = s.palace[ph] if ph >= 0 else 0
-        if ph >= 0 and ph in s.turn.palaces_changed:
-            continue  # R29
-        values = [v for v in PALACE_VALUES if old < v <= size and supply[v] > 0]
-        if not values or ring_holder(s, members) != me:
-            continue
-        sites = [ph] if ph >= 0 else [h for h in members if s.dev[h] < 0]
-        for h in sites:
-            for v in values:
-                a = Palace(h, v)
-                if ob.keeps(a, 1):
-                    yield a
+        for a in group_palaces(s, members, g.palace[gi]):
+            if ob.keeps(a, 1):
+                yield a
+
+
+def group_palaces(s: GameState, members: list[int], ph: int) -> list[Palace]:
+    """The palace builds or enlargements the rules allow in one village group now (R28, R29),
+    before the tile obligation (R8) is asked: ``ph`` its palace hex, -1 for a village."""
+    if len(members) < 2 or (ph >= 0 and ph in s.turn.palaces_changed):
+        return []  # R28 (a palace needs two hexes at least), R29
+    old = s.palace[ph] if ph >= 0 else 0
+    supply = s.palace_supply
+    values = [v for v in PALACE_VALUES if old < v <= len(members) and supply[v] > 0]
+    if not values or ring_holder(s, members) != s.to_move:
+        return []
+    sites = [ph] if ph >= 0 else [h for h in members if s.dev[h] < 0]
+    return [Palace(h, v) for h in sites for v in values]

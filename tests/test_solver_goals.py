@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 
 from analysis.solver.brute import solve_brute
 from analysis.solver.common import Deadline, replay
-from analysis.solver.goals import _group, _palaces, goal_lines
+from analysis.solver.goals import _group, goal_lines
 from core.actions import Palace, Tile, Token, parse_actions
 from core.hexmap import parse_hex
+from core.movegen import group_palaces
 from core.record import replay_file
 from tests.test_solver_agreement import position
 
@@ -46,10 +47,10 @@ def test_r29_a_palace_changed_this_turn_is_not_a_goal_again():
     c5 = parse_hex("C5")
     grp = _group(s, [c5])
     assert grp is not None
-    assert _palaces(s, *grp) == []
+    assert group_palaces(s, *grp) == []
     unchanged = s.copy()
     unchanged.turn.palaces_changed.clear()
-    assert {p.value for p in _palaces(unchanged, *grp)} == {4, 6}
+    assert {p.value for p in group_palaces(unchanged, *grp)} == {4, 6}
     lines = goal_lines(s, Deadline(20))
     assert lines
     for outcome, line in lines:

@@ -22,10 +22,9 @@ from dataclasses import dataclass, field
 
 from analysis.beam import board_key
 from analysis.solver.common import Deadline, Outcome, replay
-from core.actions import Action, Enter, Move, Palace, Token
+from core.actions import Action, Enter, Move, Token
 from core.errors import IllegalAction
-from core.legality import PALACE_VALUES, ring_holder
-from core.movegen import tile_placements
+from core.movegen import group_palaces, tile_placements
 from core.paths import move_costs
 from core.state import GameState
 
@@ -55,18 +54,6 @@ def _group(s: GameState, anchor: list[int]) -> tuple[list[int], int] | None:
         if gi >= 0:
             return list(g.members[gi]), g.palace[gi]
     return None
-
-
-def _palaces(s: GameState, members: list[int], ph: int) -> list[Palace]:
-    """The palace actions legal in the group now, highest value first (R28, R29)."""
-    if s.turn.ap < 1 or (ph >= 0 and ph in s.turn.palaces_changed):
-        return []
-    old = s.palace[ph] if ph >= 0 else 0
-    values = [v for v in PALACE_VALUES if old < v <= len(members) and s.palace_supply[v] > 0]
-    if not values or ring_holder(s, members) != s.to_move:
-        return []
-    sites = [ph] if ph >= 0 else [h for h in members if s.dev[h] < 0][:1]
-    return [Palace(h, v) for v in reversed(values) for h in sites]
 
 
 def _steps(s: GameState, members: list[int], me: int) -> list[Action]:
@@ -113,7 +100,7 @@ def _search(s: GameState, goal: _Goal, line: list[Action]) -> None:
     if grp is None:
         return
     members, ph = grp
-    for p in _palaces(s, members, ph):
+    for p in group_palaces(s, members, ph) if s.turn.ap >= 1 else []:
         left = s.turn.ap - 1
         if p.value not in goal.found or goal.found[p.value][0] < left:
             goal.found[p.value] = (left, line + [p])
