@@ -188,7 +188,6 @@ def solve_model(state: GameState, time_limit: float | None = None,
     turns, ``goals``, ``polish`` from them, then the model's bound, and the proof when they
     meet. ``steps`` leaves some out (``benchmarks/ablation.py`` measures what each earns); the
     bound of a busy turn comes from the recipe engine, or ``bound.upper_bound`` without it."""
-    from analysis.solver.bnb import solve_bnb
     from analysis.solver.cpsat import solve_cpsat
 
     dl = Deadline(time_limit)
@@ -210,10 +209,8 @@ def solve_model(state: GameState, time_limit: float | None = None,
     if not fits:
         proved_by = None
         if dl.end is None and "search" in steps:  # no limit: search on for the proof
-            r = solve_bnb(s, None, incumbent=best, engine="model", report=rep)
-            o = replay(s, r.line)[0]
-            best = (o, r.line) if o > best[0] else best
-            proved_by = "search" if r.optimal else None
+            best, optimal = _search_on(s, None, best, rep)
+            proved_by = "search" if optimal else None
         r = make_result(state, best[1], proved_by is not None, "model", dl.elapsed(),
                         notes=["model skipped (a full turn on a large map; see model_fits)",
                                f"recipe engine's bound {first.bound}"])
@@ -227,12 +224,9 @@ def solve_model(state: GameState, time_limit: float | None = None,
     proved = _proved(s, tm, best[0], bound, ub, dl)
     by = "model" if proved else None
     if not proved and not dl.over() and "search" in steps:  # the rest: branch and bound
-        r = solve_bnb(s, _left(dl, 0.9), incumbent=best, engine="model", report=rep)
-        o = replay(s, r.line)[0]
-        if o > best[0]:
-            best = (o, r.line)
-        by = "search" if r.optimal else None
-        proved = r.optimal or _proved(s, tm, best[0], bound, ub, dl)
+        best, optimal = _search_on(s, _left(dl, 0.9), best, rep)
+        by = "search" if optimal else None
+        proved = optimal or _proved(s, tm, best[0], bound, ub, dl)
         by = by or ("model" if proved else None)
     r = make_result(state, best[1], proved, "model", dl.elapsed(),
                     notes=[(f"model bound {bound.points} ({'exact' if bound.exact else 'bound'}), "
@@ -240,6 +234,17 @@ def solve_model(state: GameState, time_limit: float | None = None,
     r.bound = None if ub is None else max(r.best, ub)
     r.proved_by = by
     return r
+
+
+def _search_on(s: GameState, limit: float | None, best: tuple[Outcome, list[Action]],
+               rep: Reporter) -> tuple[tuple[Outcome, list[Action]], bool]:
+    """Branch and bound from the best line within ``limit``: the better line, and whether the
+    search finished (a proof)."""
+    from analysis.solver.bnb import solve_bnb
+
+    r = solve_bnb(s, limit, incumbent=best, engine="model", report=rep)
+    o = replay(s, r.line)[0]
+    return ((o, r.line) if o > best[0] else best), r.optimal
 
 
 def _no_recipes(s: GameState) -> SolveResult:
