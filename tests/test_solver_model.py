@@ -20,12 +20,12 @@ from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
 from analysis.solver.brute import solve_brute
-from analysis.solver.common import replay
-from analysis.solver.model import build_turn_model, model_bound, solve_model
+from analysis.solver.common import Outcome, SolveResult, replay
+from analysis.solver.model import STEPS, build_turn_model, model_bound, solve_model
 from analysis.solver.model_board import build_board
 from analysis.solver.model_keys import beats
 from analysis.solver.selfplay import random_action, random_position
-from core.actions import End, Festival, Tile, parse_action
+from core.actions import Action, End, Festival, Tile, parse_action, parse_actions
 from core.ranking import highest
 from core.state import GameState
 from puzzles.loader import load_puzzles
@@ -269,3 +269,49 @@ def test_r20_r28_a_palace_in_a_village_of_this_turns_cells_is_a_solution() -> No
     names = {v.name: i for i, v in enumerate(m.Proto().variables)}
     m.add(m.get_int_var_from_proto_index(names["new_village"]) == 1)
     assert cp_model.CpSolver().solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+
+def _on_full_turn_24(monkeypatch: pytest.MonkeyPatch, text: str) -> SolveResult:
+    """The model engine on a Java-Centre last-round turn (the hand-built bound: 4 points),
+    its quick lines replaced by the one line ``text``: only the proof step is under test."""
+    import analysis.solver.model as model_module
+
+    pz = next(p for p in load_puzzles() if p.id == "full-turn-24")
+    line = parse_actions(text)
+
+    def quick(s: GameState, *args: object, **kwargs: object) -> tuple[Outcome, list[Action]]:
+        return replay(s, line)[0], line
+
+    monkeypatch.setattr(model_module, "_quick_lines", quick)
+    return solve_model(pz.state, 5, steps=STEPS - {"recipes"})
+
+
+def test_r29_model_engine_proves_a_large_map_line_that_meets_the_bound(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the model is not built, a line at the hand-built bound with the fewest AP it
+    allows is proved by the bound; the walk through G12 is a detour (5 AP where 3 do, R27)
+    and is taken out first."""
+    r = _on_full_turn_24(monkeypatch, "palace G6 2; move G11 G12; move G12 I10; irrigate J9")
+    assert (r.best, r.bound, r.proved_by) == (4, 4, "bound")
+    assert r.line_text == "palace G6 2; move G11 I10; irrigate J9"
+
+
+def test_model_engine_proves_nothing_below_the_large_map_bound(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    r = _on_full_turn_24(monkeypatch, "palace G6 2")
+    assert (r.best, r.bound, r.proved_by, r.optimal) == (1, 4, None, False)
+
+
+def test_model_engine_leaves_out_the_beam_line_where_the_model_fits(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a puzzle the recipe engine runs without the quick beam line (its cost was most of a
+    puzzle's solve) and the answer is still the puzzle's proved best."""
+    import analysis.solver.cpsat as cpsat_module
+
+    def no_beam(*args: object) -> list[Action]:
+        raise AssertionError("the beam line was asked for")
+
+    monkeypatch.setattr(cpsat_module, "_beam_line", no_beam)
+    pz = next(p for p in load_puzzles() if p.id == "palace-01")
+    r = solve_model(pz.state, 10)
+    assert r.optimal and r.best == pz.best

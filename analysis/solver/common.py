@@ -310,6 +310,15 @@ def simplify(state: GameState, line: list[Action]) -> list[Action]:
     return line
 
 
+def shortened(state: GameState, best: tuple[Outcome, list[Action]]) -> tuple[Outcome, list[Action]]:
+    """``best`` without its detours (``simplify``) and its replayed outcome: the AP it spends
+    may then meet a bound's fewest."""
+    if not best[1]:
+        return best
+    line = simplify(state, best[1])
+    return replay(state, line)[0], line
+
+
 def fallback_line(s: GameState) -> list[Action]:
     """The line to report when the time ran out before any line was complete: nothing, or the
     owed tile alone (R8; with the token where the AP left do not pay for it)."""

@@ -2,7 +2,8 @@
 the AP budget, the engine replays the chosen line and has the last word.
 
 First a quick incumbent from the turn search the computer players use (``beam.py``, a fifth of
-the time limit and 2 s at most), scored by the solver's objective. Then the loop: solve the recipe
+the time limit and 2 s at most), scored by the solver's objective; the model engine leaves it out
+on the small positions where it builds its own model. Then the loop: solve the recipe
 model; replay the chosen recipes (tile recipes first, R8) on a copy of the
 state (``common.replay``); a replay that the engine refuses or that earns other points than the
 model predicted gets a no-good cut (that set of recipes together is forbidden) and the model is
@@ -31,7 +32,7 @@ from analysis.solver.common import (
     make_result,
     may_end,
     replay,
-    simplify,
+    shortened,
 )
 from analysis.solver.recipes import Recipe, derive
 from core.actions import Action, End, Festival, Token
@@ -139,6 +140,16 @@ def _ap_floor(s: GameState, points: int, budget: int) -> int:
     return budget + 1
 
 
+def meets_bound(s: GameState, o: Outcome, ub: int, budget: int) -> bool:
+    """A line with outcome ``o`` is proved best by the root bound ``ub``: the same points,
+    nothing handed, the fewest AP the bound allows for them, and no token it need not spend
+    (the objective's tie-breaks; the line without its detours, ``common.simplify``).
+    ``budget``: his AP with the token if he may still spend it."""
+    return (o.points == ub and o.neg_handed == 0
+            and -o.neg_ap <= _ap_floor(s, o.points, budget)
+            and (o.neg_token == 0 or -o.neg_ap > s.turn.ap))
+
+
 def _beam_line(s: GameState, seconds: float) -> list[Action]:
     """A quick incumbent from the turn search the computer players use (``beam``), scored by
     this solver's objective; the replay decides what it is worth."""
@@ -181,9 +192,12 @@ def log_to_stderr(solver: cp_model.CpSolver) -> None:
 
 
 def solve_cpsat(state: GameState, time_limit: float | None = None, report: Reporter | None = None,
-                verbose: bool = False) -> SolveResult:
+                verbose: bool = False, quick_beam: bool = True) -> SolveResult:
     """``report`` hears of each better line and of the root bound (issue 21); ``verbose``
-    shows CP-SAT's search log on stderr (stdout may be carrying JSON)."""
+    shows CP-SAT's search log on stderr (stdout may be carrying JSON). ``quick_beam=False`` leaves
+    out the quick beam line: the model engine does so where it builds its model (a puzzle,
+    a small position), as it runs the players' turns itself and the beam line cost more than
+    the rest of a puzzle's solve (benchmarks/README.md, "Puzzles in-process")."""
     dl = Deadline(time_limit)
     report = report or Reporter(None, "cpsat")
     s = state.copy()
@@ -191,7 +205,7 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
     ap = s.turn.ap
     best: tuple[Outcome, list[Action]] | None = _finish(s, [])
     quick = 0.5 if time_limit is None else max(0.05, min(2.0, time_limit / 5))
-    beam = _beam_line(s, quick)
+    beam = _beam_line(s, quick) if quick_beam else []
     for quick_line in (beam, beam[:-1] if beam and isinstance(beam[-1], Festival) else []):
         if quick_line:
             best = _better(best, _finish(s, quick_line))
@@ -236,15 +250,8 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
             break
         cuts.append(chosen)
     notes = [f"{len(recipes)} recipes, {rounds} CP-SAT round(s), {len(cuts)} cut(s)"]
-    inc = best if best is not None else (ZERO, [])
-    if inc[1]:  # without its detours, so that the AP it spends can meet the bound's
-        short = simplify(s, inc[1])
-        inc = (replay(s, short)[0], short)
-    o = inc[0]
-    proved = (o.points == ub and o.neg_handed == 0
-              and -o.neg_ap <= _ap_floor(s, o.points, budget)
-              and (o.neg_token == 0 or -o.neg_ap > ap))
-    if proved:
+    inc = shortened(s, best if best is not None else (ZERO, []))
+    if meets_bound(s, inc[0], ub, budget):
         notes.append(f"proved by the bound ({ub})")
         r = make_result(state, inc[1], True, "cpsat", dl.elapsed(), notes=notes)
         r.proved_by = "bound"

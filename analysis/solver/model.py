@@ -26,7 +26,15 @@ from typing import TYPE_CHECKING
 
 from ortools.sat.python import cp_model
 
-from analysis.solver.common import Deadline, Outcome, Reporter, SolveResult, make_result, replay
+from analysis.solver.common import (
+    Deadline,
+    Outcome,
+    Reporter,
+    SolveResult,
+    make_result,
+    replay,
+    shortened,
+)
 from analysis.solver.model_board import Board, LinearExpr, build_board
 from analysis.solver.model_keys import Devs, build_devs
 from analysis.solver.model_palaces import festival_points, palace_anchors
@@ -188,7 +196,7 @@ def solve_model(state: GameState, time_limit: float | None = None,
     turns, ``goals``, ``polish`` from them, then the model's bound, and the proof when they
     meet. ``steps`` leaves some out (``benchmarks/ablation.py`` measures what each earns); the
     bound of a busy turn comes from the recipe engine, or ``bound.upper_bound`` without it."""
-    from analysis.solver.cpsat import solve_cpsat
+    from analysis.solver.cpsat import meets_bound, solve_cpsat
 
     dl = Deadline(time_limit)
     rep = report if report is not None else Reporter(None, "model")
@@ -198,7 +206,7 @@ def solve_model(state: GameState, time_limit: float | None = None,
         limit = _left(dl, 0.3 if fits else RECIPE_SHARE)
         if limit is None and not fits:
             limit = UNLIMITED_RECIPES  # no limit: the quick searches first, the proof after
-        first = solve_cpsat(s, limit, report=rep, verbose=verbose)
+        first = solve_cpsat(s, limit, report=rep, verbose=verbose, quick_beam=not fits)
     else:
         first = _no_recipes(s)
     if first.optimal:
@@ -207,9 +215,15 @@ def solve_model(state: GameState, time_limit: float | None = None,
         return first
     best = _quick_lines(s, dl, rep, (replay(s, first.line)[0], first.line), fits, steps)
     if not fits:
-        proved_by = None
-        if dl.end is None and "search" in steps:  # no limit: search on for the proof
-            best, optimal = _search_on(s, None, best, rep)
+        best = shortened(s, best)
+        budget = s.turn.ap + int(s.festival is None and s.is_legal(Token()))
+        met = first.bound is not None and meets_bound(s, best[0], first.bound, budget)
+        proved_by = "bound" if met else None
+        # No limit, or only the tie-breaks left to prove (branch and bound then cuts every
+        # branch whose bound is below the best's points): search on for the proof.
+        tie_breaks = first.bound is not None and best[0].points >= first.bound
+        if not met and (dl.end is None or tie_breaks) and "search" in steps:
+            best, optimal = _search_on(s, _left(dl, 0.95), best, rep)
             proved_by = "search" if optimal else None
         r = make_result(state, best[1], proved_by is not None, "model", dl.elapsed(),
                         notes=["model skipped (a full turn on a large map; see model_fits)",
