@@ -315,3 +315,27 @@ def test_model_engine_leaves_out_the_beam_line_where_the_model_fits(
     pz = next(p for p in load_puzzles() if p.id == "palace-01")
     r = solve_model(pz.state, 10)
     assert r.optimal and r.best == pz.best
+
+
+def test_a_line_at_the_bound_is_not_polished(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quick line already at the bound is left to branch and bound (only the tie-breaks
+    remain); one below it is polished."""
+    import analysis.solver.model as model_module
+    import analysis.solver.polish as polish_module
+    from analysis.solver.common import Deadline, Reporter
+
+    pz = next(p for p in load_puzzles() if p.id == "full-turn-24")
+    line = parse_actions("palace G6 2; move G11 I10; irrigate J9")  # 4 points (R29)
+    monkeypatch.setattr(model_module, "_player_lines", lambda s, dl: [line])
+    calls: list[int] = []
+
+    def counted(*args: object) -> None:
+        calls.append(1)
+
+    monkeypatch.setattr(polish_module, "polish", counted)
+    start: tuple[Outcome, list[Action]] = (replay(pz.state, [])[0], [])
+    steps = frozenset({"players", "polish"})
+    for ub, polished in ((4, 0), (5, 1)):
+        got = model_module._quick_lines(pz.state, Deadline(5), Reporter(None, "model"), start,
+                                        False, steps, ub)
+        assert got[0].points == 4 and len(calls) == polished

@@ -213,7 +213,8 @@ def solve_model(state: GameState, time_limit: float | None = None,
         first.engine, first.seconds, first.bound = "model", dl.elapsed(), first.best
         first.notes.append("proved by the recipe engine; the model was not needed")
         return first
-    best = _quick_lines(s, dl, rep, (replay(s, first.line)[0], first.line), fits, steps)
+    best = _quick_lines(s, dl, rep, (replay(s, first.line)[0], first.line), fits, steps,
+                        first.bound)
     if not fits:
         best = shortened(s, best)
         budget = s.turn.ap + int(s.festival is None and s.is_legal(Token()))
@@ -277,11 +278,13 @@ def _no_recipes(s: GameState) -> SolveResult:
 
 
 def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome, list[Action]],
-                 fits: bool, steps: frozenset[str] = STEPS) -> tuple[Outcome, list[Action]]:
+                 fits: bool, steps: frozenset[str] = STEPS, ub: int | None = None
+                 ) -> tuple[Outcome, list[Action]]:
     """The players' turns, the palaces ``goals`` works toward (also from where the best of
     those lines end), then ``polish`` from the lines whose festival an opponent could join and
     from the best few (``best``, the recipe engine's, among them): one action away from better
-    lines. Without the model, the rest of the time."""
+    lines. Without the model, the rest of the time. A line already at the bound ``ub`` is not
+    polished: only the tie-breaks are left, and branch and bound settles those exactly."""
     from analysis.solver.goals import goal_lines
 
     failing: list[list[Action]] = []
@@ -298,7 +301,7 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
         valid += goal_lines(s, dl.share(GOALS_SHARE), after=after)[:POLISH_STARTS]
         valid.sort(key=lambda x: x[0], reverse=True)
         rep(valid[0][0].points, valid[0][1])
-    if "polish" not in steps:
+    if "polish" not in steps or (ub is not None and valid[0][0].points >= ub):
         return valid[0]
     starts = failing + [v[1] for v in valid[:POLISH_STARTS]]
     return _polished(s, starts, dl.share(0.4 if fits else 0.95), valid[0], rep) or valid[0]
