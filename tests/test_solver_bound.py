@@ -608,3 +608,28 @@ def test_bound_is_admissible_where_greedy_players_build_cities() -> None:
             s.push(players[s.to_move].choose(s))
             steps += 1
     assert checked >= 100 and with_city >= 60, (checked, with_city)
+
+
+def test_r14_r38_a_bare_ring_hex_only_overhanging_tiles_cover_pays_their_overhang() -> None:
+    """planner-44@191 (Red, 6 AP, three-space tiles only): the pond H6–J5 (7 spaces, 21
+    points, R38) has 9 bare ring hexes, none on the rim, that 5 triangles cover; but the only
+    flat triangle over H3 and I3 reaches the rim hex H2, 1 AP more (R14), and holding the ring
+    takes a paid move (E14–G8, 1 AP). 5 + 1 + 1 = 7 AP: the bound used to count only bare rim
+    hexes and allowed the 21 points."""
+    from analysis.solver.bound_ponds import _cover
+    from core.actions import parse_action
+    from core.groups import all_ponds, pond_ring
+    from core.record import replay_file
+
+    path = os.path.join(os.path.dirname(__file__), "..", "puzzles", "games", "planner-44.json")
+    s = replay_file(path, 191).state
+    pond = next(p for p in all_ponds(s.map.hexes, s.irrigated, s.map.nbrs) if len(p) == 7)
+    bare = {h for h in pond_ring(pond, s.map.nbrs) if s.level[h] == 0}
+    assert len(bare) == 9 and all(s.map.is_central(h) for h in bare)
+    assert _cover(s, bare, 6) == (5, 1)
+    c = s.copy()
+    c.push(parse_action("move E14 G8"))
+    before = c.turn.ap
+    c.push(parse_action("tile H2v H3r I3r"))
+    assert before - c.turn.ap == 2  # the engine charges the overhang (R14)
+    assert upper_bound(s) < 21

@@ -35,7 +35,9 @@ check it against the brute force. The bound relaxes the turn into *events* and a
   bare neighbours, or a new pond made by irrigation) scores 3 per space. Its bare neighbours
   must be covered by land tiles: at least the sum over them of ``1/c(h)``, ``c(h)`` the most
   of them one flat tile of his supplies through ``h`` covers (R10, R12), one single tile of
-  his own for each that no larger tile fits, plus 1 AP per rim hex (R14). Placements near
+  his own for each that no larger tile fits, plus 1 AP per rim hex they lie on (R14: every
+  bare rim hex, or, where more, the cheapest flat shape's rim hexes through each of bare hexes
+  no one tile covers two of). Placements near
   each other may serve several ponds: ponds whose bare rings lie within one hex of each other
   form a cluster that needs the cover of the union of the rings it closes as they are, and
   the tiles of each grown or new pond alone. The mover must hold the highest position on the

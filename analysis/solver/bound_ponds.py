@@ -24,12 +24,12 @@ from core.state import GameState
 
 def _cover(s: GameState, bare: set[int], budget: int = 7) -> tuple[int, int] | None:
     """(fewest land tiles that can cover these bare hexes, extra AP for the rim hexes among
-    them), None when they cannot all be covered. A tile lies flat (R12) on level-0 hexes; if
-    ``c(h)`` is the most of ``bare`` one tile through ``h`` can cover, each tile covers at most 1
-    in the sum of ``1/c(h)``, so that sum is a lower bound. A hex no flat pair or triangle of
-    his supplies covers needs a one-space tile of his own (R10), one each. Each rim hex costs
-    1 AP more (R14 overhang). Where that sum is below the number of hexes, a search
-    (``_fewest_tiles``) finds the fewest tiles, up to ``budget`` AP with the rim's."""
+    them and next to them, ``_overhang``), None when they cannot all be covered. A tile lies
+    flat (R12) on level-0 hexes; if ``c(h)`` is the most of ``bare`` one tile through ``h`` can
+    cover, each tile covers at most 1 in the sum of ``1/c(h)``, so that sum is a lower bound. A
+    hex no flat pair or triangle of his supplies covers needs a one-space tile of his own
+    (R10), one each. Where that sum is below the number of hexes, a search (``_fewest_tiles``)
+    finds the fewest tiles, up to ``budget`` AP with the overhang's."""
     if not bare:
         return 0, 0
     tris, pairs = shapes_by_hex(s)
@@ -56,11 +56,32 @@ def _cover(s: GameState, bare: set[int], budget: int = 7) -> tuple[int, int] | N
         sixths += 6 // c
     if only_single > me.villages + me.rice:
         return None
-    rim = sum(1 for h in bare if s.map.rim_cost[h])
+    rim = _overhang(s, bare)
     least = -(-sixths // 6)
     if least < len(bare) and least + rim <= budget:
         least = _fewest_tiles(s, bare, least, budget - rim)
     return least, rim
+
+
+def _overhang(s: GameState, bare: set[int]) -> int:
+    """The fewest extra AP (R14) any flat cover of ``bare`` pays: each tile over a bare hex
+    lies on level 0, so each of its hexes outside Java-Centre carries no tile and costs 1 AP
+    more. Every bare rim hex pays; and bare hexes no two of which one tile can cover (not
+    next to each other, as a tile's hexes all are) lie under different tiles, each paying at
+    least the cheapest flat shape of his supplies through its hex (planner-44@191: the
+    bare H3 lies only under triangles that overhang onto H2)."""
+    shapes = _flat_shapes(s)
+    m = s.map
+    least: dict[int, int] = {}
+    for h in bare:
+        costs = [sum(1 for x in shape if not m.is_central(x)) for shape, _ in shapes[h]]
+        least[h] = min(costs, default=0)
+    apart, chosen = 0, set()
+    for h in sorted(bare, key=lambda x: (-least[x], x)):
+        if least[h] and not any(n in chosen for n in m.nbrs[h]):
+            chosen.add(h)
+            apart += least[h]
+    return max(sum(1 for h in bare if not m.is_central(h)), apart)
 
 
 NODES = 3000  # per search in ``_fewest_tiles``; past it, the sum above stands
