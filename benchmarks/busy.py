@@ -4,6 +4,7 @@
     python benchmarks/busy.py --engines cpsat,model --time-limit 10 --jobs 2
     python benchmarks/busy.py --only 38@137,32@250  # a subset: printed, README left alone
     python benchmarks/busy.py --table-only          # rebuild the README section from the JSON
+    python benchmarks/busy.py --sample --engines model   # the held-out sample of 48 turns
 
 A position ``38@137`` is the start of the turn after the first 137 actions of
 ``puzzles/games/planner-38.json`` (``GameRecord.replay(upto=137)``): 25+ tiles on the board,
@@ -15,6 +16,13 @@ under the solver's objective (points, then fewer handed): the turn the record pl
 (``analysis/players.py``) would play (each in its own subprocess too, seed 0). A full run
 writes ``benchmarks/results/busy.json`` and the section "Busy mid-game turns" of
 ``benchmarks/README.md``.
+
+``--sample`` runs instead 48 turns kept aside from the 40 (issue 21's acceptance sample is
+not in the repository, so this one is drawn the same way from the other records):
+``sample_positions`` pools every busy mid-game turn start (``analysis.mine.mid_game``: turn 8
+on, before the last round, 25+ land tiles, three-space tiles left) of the planner records
+outside 30–69 and draws 48 with a fixed seed; results go to ``results/busy-sample.json`` and
+the section "A held-out sample of busy turns".
 """
 
 from __future__ import annotations
@@ -30,7 +38,7 @@ ROOT = os.path.dirname(HERE)
 if ROOT not in sys.path:  # run as a script: benchmarks/ is sys.path[0], the project is not
     sys.path.insert(0, ROOT)
 
-from benchmarks.busy_table import README, render, summary, write_section
+from benchmarks.busy_table import README, SAMPLE_MARKS, render, summary, write_section
 
 if TYPE_CHECKING:
     from core.actions import Action
@@ -39,6 +47,7 @@ if TYPE_CHECKING:
 
 GAMES = os.path.join(ROOT, "puzzles", "games")
 JSON_PATH = os.path.join(HERE, "results", "busy.json")
+SAMPLE_PATH = os.path.join(HERE, "results", "busy-sample.json")
 PARTIAL_PATH = os.path.join(ROOT, ".benchmarks", "busy-partial.json")
 # Issue 21's positions: game number @ actions replayed (one busy start of turn per game).
 POSITIONS = [
@@ -48,6 +57,26 @@ POSITIONS = [
     "57@183", "58@165", "59@100", "60@205", "61@245", "62@128", "63@187", "64@161", "65@145",
     "66@268", "67@99", "68@248", "69@254"]
 PLAYERS = ("planner", "greedy")
+SAMPLE_SIZE, SAMPLE_SEED = 48, 21
+
+
+def sample_positions(n: int = SAMPLE_SIZE, seed: int = SAMPLE_SEED) -> list[str]:
+    """``n`` busy turn starts drawn with ``seed`` from the planner records that ``POSITIONS``
+    does not use (``analysis.mine.mid_game`` decides what is busy), in game order."""
+    import random
+    import re
+
+    from analysis.mine import indexed_record_turns, mid_game
+
+    used = {int(pid.partition("@")[0]) for pid in POSITIONS}
+    pool: list[tuple[int, int]] = []
+    for name in sorted(os.listdir(GAMES)):
+        m = re.fullmatch(r"planner-(\d+)\.json", name)
+        if m is None or int(m.group(1)) in used:
+            continue
+        pool += [(int(m.group(1)), idx) for turn, idx, s in
+                 indexed_record_turns(os.path.join(GAMES, name)) if mid_game(turn, s)]
+    return [f"{g}@{i}" for g, i in sorted(random.Random(seed).sample(pool, min(n, len(pool))))]
 
 
 def default_engines() -> list[str]:
@@ -215,11 +244,14 @@ def save(path: str, data: dict[str, object]) -> None:
     os.replace(tmp, path)
 
 
-def table_only() -> int:
-    with open(JSON_PATH, encoding="utf-8") as f:
+def table_only(sample: bool = False) -> int:
+    with open(SAMPLE_PATH if sample else JSON_PATH, encoding="utf-8") as f:
         data = json.load(f)
     text = render(data)
-    write_section(text)
+    if sample:
+        write_section(text, SAMPLE_MARKS)
+    else:
+        write_section(text)
     print(text)
     return 0
 
@@ -232,13 +264,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2, choices=(1, 2), help="subprocesses at a time")
     ap.add_argument("--only", default="", metavar="ID[,ID]", help="a subset, e.g. 38@137,32@250")
     ap.add_argument("--no-players", action="store_true", help="skip the planner and greedy players")
+    ap.add_argument("--sample", action="store_true",
+                    help=f"the {SAMPLE_SIZE} held-out turns of sample_positions instead of the 40")
     ap.add_argument("--table-only", action="store_true", help="rebuild the README section from the JSON")
     ap.add_argument("--worker", nargs=3, metavar=("KIND", "ID", "LIMIT"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
         return worker(args.worker[0], args.worker[1], float(args.worker[2]))
     if args.table_only:
-        return table_only()
+        return table_only(args.sample)
     if args.time_limit < 0:
         ap.error("--time-limit must be 0 (no limit) or a positive number of seconds")
     engines = [e.strip() for e in args.engines.split(",") if e.strip()] or default_engines()
@@ -247,7 +281,8 @@ def main(argv: list[str] | None = None) -> int:
     if set(engines) - set(ENGINES):
         ap.error(f"unknown engine(s) {', '.join(sorted(set(engines) - set(ENGINES)))} "
                  f"(one of {', '.join(ENGINES)})")
-    ids = [w.strip() for w in args.only.split(",") if w.strip()] or list(POSITIONS)
+    ids = ([w.strip() for w in args.only.split(",") if w.strip()]
+           or (sample_positions() if args.sample else list(POSITIONS)))
     for pid in ids:
         load(pid)  # a bad id or a missing record stops here, before any solve
     rows = run_all(ids, engines, args.time_limit, args.jobs, not args.no_players)
@@ -260,9 +295,13 @@ def main(argv: list[str] | None = None) -> int:
         save(PARTIAL_PATH, data)
         print(f"\nsaved {os.path.relpath(PARTIAL_PATH, ROOT)}; a subset leaves the README alone")
         return 0
-    save(JSON_PATH, data)
-    write_section(text)
-    print(f"\nwrote {os.path.relpath(JSON_PATH, ROOT)} and {os.path.relpath(README, ROOT)}")
+    path = SAMPLE_PATH if args.sample else JSON_PATH
+    save(path, data)
+    if args.sample:
+        write_section(text, SAMPLE_MARKS)
+    else:
+        write_section(text)
+    print(f"\nwrote {os.path.relpath(path, ROOT)} and {os.path.relpath(README, ROOT)}")
     return 0
 
 

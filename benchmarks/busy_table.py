@@ -113,16 +113,22 @@ def render(data: dict[str, Any]) -> str:
     return "\n".join([*head, *_summary_lines(data), "", *_table(data)])
 
 
-def write_section(text: str) -> None:
+SAMPLE_MARKS = ("<!-- busy-sample:start -->", "<!-- busy-sample:end -->",
+                "## A held-out sample of busy turns")
+
+
+def write_section(text: str, marks: tuple[str, str, str] = (START, END, HEADING)) -> None:
     """Replace the marked block of ``benchmarks/README.md`` (added before "## Results" when
-    missing); written to a temporary file and renamed."""
+    missing); written to a temporary file and renamed. ``marks``: start, end and heading of
+    the block (the 40 positions by default; ``SAMPLE_MARKS`` for the held-out sample)."""
+    start, end, heading = marks
     with open(README, encoding="utf-8") as f:
         doc = f.read()
-    block = f"{START}\n{text}\n{END}"
-    if START in doc and END in doc:
-        doc = re.sub(re.escape(START) + r".*?" + re.escape(END), lambda _: block, doc, flags=re.DOTALL)
+    block = f"{start}\n{text}\n{end}"
+    if start in doc and end in doc:
+        doc = re.sub(re.escape(start) + r".*?" + re.escape(end), lambda _: block, doc, flags=re.DOTALL)
     else:
-        section = f"{HEADING}\n\n{block}\n\n"
+        section = f"{heading}\n\n{block}\n\n"
         doc = doc.replace("## Results\n", section + "## Results\n", 1) if "## Results\n" in doc \
             else doc.rstrip("\n") + "\n\n" + section
     tmp = README + ".tmp"
