@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from analysis.solver.brute import solve_brute
 from analysis.solver.common import Deadline, replay
 from analysis.solver.goals import _group, goal_lines
-from core.actions import Palace, Tile, Token, parse_actions
+from core.actions import Enter, Move, Palace, Tile, Token, parse_actions
 from core.hexmap import parse_hex
 from core.movegen import group_palaces
 from core.record import replay_file
@@ -36,6 +36,23 @@ def test_r28_a_palace_that_needs_two_tiles_first_is_found():
     assert replay(s, line)[0] == outcome
     assert any(isinstance(a, Palace) and a.hex == parse_hex("I5") for a in line)
     assert sum(isinstance(a, Tile) for a in line) >= 2
+
+
+def test_r25_r29_a_city_he_must_enter_before_it_grows_is_found():
+    """planner-112@176, the mover has no developer in the city of L5 (6 hexes, two opponents
+    on level 1): he must arrive first (R25), then two tiles grow the city to 8 (R29). A search
+    that tries tiles first spends its nodes on tile orders and never gets there."""
+    s = replay_file(os.path.join(GAMES, "planner-112.json"), 176).state
+    l5 = parse_hex("L5")
+    assert not any(s.dev[h] == s.to_move for h in s.groups().members[s.groups().label[l5]])
+    got = [(o, line) for o, line in goal_lines(s, Deadline(60))
+           if any(isinstance(a, Palace) and a.hex == l5 for a in line)]
+    assert got
+    outcome, line = max(got, key=lambda x: x[0])
+    assert outcome.points >= 4
+    assert replay(s, line)[0] == outcome
+    first_tile = next(i for i, a in enumerate(line) if isinstance(a, Tile))
+    assert any(isinstance(a, (Enter, Move)) for a in line[:first_tile])
 
 
 def test_r29_a_palace_changed_this_turn_is_not_a_goal_again():

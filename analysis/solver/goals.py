@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from analysis.beam import board_key
 from analysis.solver.common import Deadline, Outcome, replay
-from core.actions import Action, Enter, Move, Token
+from core.actions import VILLAGE, Action, Enter, Move, Tile, Token
 from core.errors import IllegalAction
 from core.movegen import group_palaces, tile_placements
 from core.paths import move_costs
@@ -40,6 +40,8 @@ class _Goal:
     anchor: list[int]
     me: int
     dl: Deadline
+    growth_first: bool = False  # the second pass's order (``_steps``)
+    budget: int = NODES
     nodes: int = 0
     seen: set[int] = field(default_factory=set)
     found: dict[int, tuple[int, list[Action]]] = field(default_factory=dict)  # value -> (AP
@@ -56,10 +58,15 @@ def _group(s: GameState, anchor: list[int]) -> tuple[list[int], int] | None:
     return None
 
 
-def _steps(s: GameState, members: list[int], me: int) -> list[Action]:
+def _steps(s: GameState, members: list[int], me: int, growth_first: bool = False) -> list[Action]:
     """What may change the group: tiles on it or next to it, the mover's developers onto it
     (a walk from outside, an entry, a climb to a higher hex of it). One AP is kept for the
-    palace."""
+    palace. The depth-first search tries them in this order and runs out of nodes deep in
+    the first few branches, so the order decides what it finds: tiles first; with
+    ``growth_first``, the tiles whose village cell adds a hex to the group first, and where
+    the mover has no developer in the group, his arrivals before any tile (R25: no palace
+    without him; planner-112@176: "enter L7; tile K9v K10r L9r; tile M8v M9r N8r; palace L5
+    8", which tiles first never reached)."""
     budget = s.turn.ap - 1
     if budget < 1:
         return []
@@ -67,8 +74,12 @@ def _steps(s: GameState, members: list[int], me: int) -> list[Action]:
     zone = set(members)
     for h in members:
         zone.update(nbrs[h])
-    out: list[Action] = [t for t, _ in tile_placements(s, budget, near=zone)]
     inside = set(members)
+    tiles: list[Action] = [t for t, _ in tile_placements(s, budget, near=zone)]
+    if growth_first:
+        tiles.sort(key=lambda t: not _grows(t, inside, nbrs))  # type: ignore[arg-type]
+    out = tiles
+    arrivals: list[Action] = []
     free = [h for h in members if s.dev[h] < 0 and not s.palace[h] and s.level[h] > 0]
     if not free:
         return out
@@ -80,17 +91,25 @@ def _steps(s: GameState, members: list[int], me: int) -> list[Action]:
             if c is None or dst == src:
                 continue
             if src not in inside or s.level[dst] > s.level[src] and s.level[dst] > top_mine - 1:
-                out.append(Move(src, dst))
+                arrivals.append(Move(src, dst))
     if s.players[me].developers_off > 0:
         m = s.map
-        out += [Enter(h) for h in free if 0 < (m.border_cost[h] or m.rim_cost[h]) <= budget]
-    return out
+        arrivals += [Enter(h) for h in free if 0 < (m.border_cost[h] or m.rim_cost[h]) <= budget]
+    if growth_first and not any(s.dev[h] == me for h in members):
+        return arrivals + tiles
+    return tiles + arrivals
+
+
+def _grows(t: Tile, inside: set[int], nbrs: list[list[int]]) -> bool:
+    """Whether the tile's village cell adds a hex next to the group (R10: one at most)."""
+    return any(terrain == VILLAGE and h not in inside and any(n in inside for n in nbrs[h])
+               for h, terrain in t.cells)
 
 
 def _search(s: GameState, goal: _Goal, line: list[Action]) -> None:
     """Depth first from ``s`` (pushed and popped in place) while the goal's nodes last."""
     goal.nodes += 1
-    if goal.nodes > NODES or (goal.nodes % 64 == 0 and goal.dl.over()):
+    if goal.nodes > goal.budget or (goal.nodes % 64 == 0 and goal.dl.over()):
         return
     key = board_key(s)
     if key in goal.seen:
@@ -104,7 +123,7 @@ def _search(s: GameState, goal: _Goal, line: list[Action]) -> None:
         left = s.turn.ap - 1
         if p.value not in goal.found or goal.found[p.value][0] < left:
             goal.found[p.value] = (left, line + [p])
-    for a in _steps(s, members, goal.me):
+    for a in _steps(s, members, goal.me, goal.growth_first):
         try:
             s.push(a)
         except (IllegalAction, ValueError):
@@ -112,7 +131,7 @@ def _search(s: GameState, goal: _Goal, line: list[Action]) -> None:
         if s.to_move == goal.me and s.festival is None:
             _search(s, goal, line + [a])
         s.pop()
-        if goal.nodes > NODES:
+        if goal.nodes > goal.budget:
             return
 
 
@@ -154,10 +173,18 @@ def _goals(s: GameState, prefix: list[Action], dl: Deadline,
             break
         ph = g.palace[gi]
         anchor = [ph] if ph >= 0 else sorted(mem, key=lambda h: (s.dev[h] != me, h))
-        goal = _Goal(anchor, me, dl)
-        _search(s, goal, [])
-        for v in sorted(goal.found, reverse=True)[:2]:
-            line = prefix + goal.found[v][1]
+        # Two passes, half the nodes each: tiles first, then arrivals and growing tiles first
+        # (``_steps``); each finds palaces the other misses within its nodes.
+        half = NODES // 2
+        passes = [_Goal(anchor, me, dl, budget=half), _Goal(anchor, me, dl, True, half)]
+        lines: dict[int, tuple[int, list[Action]]] = {}
+        for goal in passes:
+            _search(s, goal, [])
+            for v, got in goal.found.items():
+                if v not in lines or lines[v][0] < got[0]:
+                    lines[v] = got
+        for v in sorted(lines, reverse=True)[:2]:
+            line = prefix + lines[v][1]
             try:
                 found.append((replay(base, line)[0], line))
             except IllegalAction:
