@@ -18,6 +18,7 @@ proves nothing (the bound does).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from analysis.beam import board_key
@@ -75,14 +76,13 @@ def _steps(s: GameState, members: list[int], me: int, growth_first: bool = False
     for h in members:
         zone.update(nbrs[h])
     inside = set(members)
-    tiles: list[Action] = [t for t, _ in tile_placements(s, budget, near=zone)]
+    tiles = [t for t, _ in tile_placements(s, budget, near=zone)]
     if growth_first:
-        tiles.sort(key=lambda t: not _grows(t, inside, nbrs))  # type: ignore[arg-type]
-    out = tiles
+        tiles.sort(key=lambda t: not _grows(t, inside, nbrs))
     arrivals: list[Action] = []
     free = [h for h in members if s.dev[h] < 0 and not s.palace[h] and s.level[h] > 0]
     if not free:
-        return out
+        return list(tiles)
     top_mine = max((s.level[h] for h in members if s.dev[h] == me), default=0)
     for src in s.developers(me):
         costs = move_costs(src, me, s.level, s.terrain, s.dev, s.palace, nbrs, budget)
@@ -96,11 +96,11 @@ def _steps(s: GameState, members: list[int], me: int, growth_first: bool = False
         m = s.map
         arrivals += [Enter(h) for h in free if 0 < (m.border_cost[h] or m.rim_cost[h]) <= budget]
     if growth_first and not any(s.dev[h] == me for h in members):
-        return arrivals + tiles
-    return tiles + arrivals
+        return [*arrivals, *tiles]
+    return [*tiles, *arrivals]
 
 
-def _grows(t: Tile, inside: set[int], nbrs: list[list[int]]) -> bool:
+def _grows(t: Tile, inside: set[int], nbrs: Sequence[Sequence[int]]) -> bool:
     """Whether the tile's village cell adds a hex next to the group (R10: one at most)."""
     return any(terrain == VILLAGE and h not in inside and any(n in inside for n in nbrs[h])
                for h, terrain in t.cells)
@@ -173,10 +173,11 @@ def _goals(s: GameState, prefix: list[Action], dl: Deadline,
             break
         ph = g.palace[gi]
         anchor = [ph] if ph >= 0 else sorted(mem, key=lambda h: (s.dev[h] != me, h))
-        # Two passes, half the nodes each: tiles first, then arrivals and growing tiles first
-        # (``_steps``); each finds palaces the other misses within its nodes.
-        half = NODES // 2
-        passes = [_Goal(anchor, me, dl, budget=half), _Goal(anchor, me, dl, True, half)]
+        # Tiles first; where he has no developer in the group, a second pass with half the
+        # nodes tries his arrivals and the growing tiles first (``_steps``).
+        passes = [_Goal(anchor, me, dl)]
+        if not any(s.dev[h] == me for h in mem):
+            passes.append(_Goal(anchor, me, dl, True, NODES // 2))
         lines: dict[int, tuple[int, list[Action]]] = {}
         for goal in passes:
             _search(s, goal, [])
