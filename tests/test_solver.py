@@ -154,6 +154,40 @@ def test_time_limit_marks_the_answer_unproved() -> None:
     assert out.points == r.best
 
 
+@pytest.mark.parametrize("engine", ["model", "cpsat"])
+def test_the_engine_gets_the_time_limit_less_the_time_spent_before_it(
+        engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``solve`` counts the engine's import (OR-Tools, ~0.4 s in a fresh process) in the
+    answer's seconds, so the engine gets only what is left of the limit: a 10-s solve answers
+    within 10 s, not 10.4."""
+    import time
+
+    import analysis.solver as api
+    from analysis.solver import cpsat, model
+    from analysis.solver.common import Reporter, fallback_line, make_result
+
+    class Late(Reporter):  # as if 2 s had gone before the engine started
+        def __init__(self, *args: object) -> None:
+            super().__init__(*args)  # type: ignore[arg-type]
+            self.start = time.perf_counter() - 2.0
+
+    got: list[float | None] = []
+
+    def fake(state: GameState, time_limit: float | None = None, **_: object) -> object:
+        got.append(time_limit)
+        return make_result(state, fallback_line(state), False, engine, 0.0)
+
+    monkeypatch.setattr(api, "Reporter", Late)
+    monkeypatch.setattr(model, "solve_model", fake)
+    monkeypatch.setattr(cpsat, "solve_cpsat", fake)
+    s = GameState.new(2, seed=3)
+    r = solve(s, engine=engine, time_limit=10)
+    assert got and got[0] is not None and 7.5 < got[0] <= 8.0
+    assert r.seconds >= 2.0
+    solve(s, engine=engine, time_limit=None)
+    assert got[1] is None
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_r30_r40_last_round_festival_hands_nothing(engine: str) -> None:
     """R30/R40/R41: in the last round the festival ends the turn and the mover makes his final
