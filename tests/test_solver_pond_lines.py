@@ -74,3 +74,27 @@ def test_r38_every_pond_line_is_legal_and_encloses_a_pond() -> None:
             for a in ([Token()] if token else []) + line:
                 c.push(a)
             assert open_ponds(c) == open_ponds(s) - 1, [str(a) for a in line]
+
+
+def test_r25_r38_a_walk_onto_the_ring_then_the_irrigation_that_encloses_a_new_pond() -> None:
+    """full-turn-24 (planner-61, turn 84): J9's neighbours are all land, so irrigating it makes
+    a one-space pond enclosed at once (R37, R38: 3 points), but Yellow does not hold its ring
+    (R25): alone the irrigation hands the points away, and a move alone scores nothing. The
+    walk onto the ring first, then the irrigation: 3 points for him."""
+    from core.hexmap import parse_hex
+    from puzzles.loader import HERE as PUZZLES
+    from puzzles.loader import load_puzzle
+
+    s = load_puzzle(os.path.join(PUZZLES, "full-turn-24.json")).state
+    before = position_to_dict(s)
+    j9 = parse_hex("J9")
+    found = [([Token()] if tok else []) + line
+             for line, tok in pond_lines(s, s.turn.ap + s.token_bonus())]
+    assert position_to_dict(s) == before
+    closing = [line for line in found if line[-1] == Irrigate(j9)]
+    assert closing
+    for line in closing:
+        assert replay(s, line)[0].points == 3
+    alone = s.copy()
+    alone.push(Irrigate(j9))
+    assert alone.players[s.to_move].score == s.players[s.to_move].score  # handed away

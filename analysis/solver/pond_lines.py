@@ -61,6 +61,24 @@ def pond_lines(s: GameState, budget: int, deadline: Deadline | None = None
         if not found and ring_holder(c, ring) != c.to_move:
             for line in _late_holder(c, pond[0], ring, deadline):
                 yield line, token
+    for line in _enclosing_irrigations(c):
+        yield line, token
+
+
+def _enclosing_irrigations(c: GameState) -> Iterator[list[Action]]:
+    """An irrigation whose pond has no bare neighbour once it is made (R37, R38: it scores at
+    once, a new pond among land tiles or an enclosed pond grown by one space), after the walk
+    that wins its ring where he does not hold it: the irrigation alone would hand the points to
+    the holder, and a move alone scores nothing, so no search that keeps only steps that pay
+    finds the pair (full-turn-24: "move G11 I10; irrigate J9")."""
+    nbrs = c.map.nbrs
+    for a in [a for a in c.legal_actions() if isinstance(a, Irrigate)]:
+        c.push(a)
+        ring = pond_ring(pond_at(a.hex, c.irrigated, nbrs), nbrs)
+        enclosed = all(c.level[h] > 0 for h in ring)
+        c.pop()
+        if enclosed:
+            yield from ([*pre, a] for pre in _holder_steps(c, ring) if pre)
 
 
 def _late_holder(c: GameState, seed: int, ring: list[int], deadline: Deadline | None
