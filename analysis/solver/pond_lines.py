@@ -71,11 +71,17 @@ def _enclosing_irrigations(c: GameState) -> Iterator[list[Action]]:
     that wins its ring where he does not hold it: the irrigation alone would hand the points to
     the holder, and a move alone scores nothing, so no search that keeps only steps that pay
     finds the pair (full-turn-24: "move G11 I10; irrigate J9")."""
-    nbrs = c.map.nbrs
-    for a in [a for a in c.legal_actions() if isinstance(a, Irrigate)]:
-        c.push(a)
-        ring = pond_ring(pond_at(a.hex, c.irrigated, nbrs), nbrs)
-        enclosed = all(c.level[h] > 0 for h in ring)
+    nbrs, level, irrigated = c.map.nbrs, c.level, c.irrigated
+    for h in c.map.central:
+        if level[h] or irrigated[h] or any(level[n] == 0 and not irrigated[n] for n in nbrs[h]):
+            continue  # a bare neighbour of its own keeps the pond open (R38)
+        a = Irrigate(h)
+        try:
+            c.push(a)  # the engine decides legality (R37, R8)
+        except IllegalAction:
+            continue
+        ring = pond_ring(pond_at(h, irrigated, nbrs), nbrs)
+        enclosed = all(level[x] > 0 for x in ring)
         c.pop()
         if enclosed:
             yield from ([*pre, a] for pre in _holder_steps(c, ring) if pre)
