@@ -38,7 +38,7 @@ ROOT = os.path.dirname(HERE)
 if ROOT not in sys.path:  # run as a script: benchmarks/ is sys.path[0], the project is not
     sys.path.insert(0, ROOT)
 
-from benchmarks.busy_table import README, SAMPLE_MARKS, render, summary, write_section
+from benchmarks.busy_table import MARKS, README, SAMPLE_MARKS, render, summary, write_section
 
 if TYPE_CHECKING:
     from core.actions import Action
@@ -248,10 +248,7 @@ def table_only(sample: bool = False) -> int:
     with open(SAMPLE_PATH if sample else JSON_PATH, encoding="utf-8") as f:
         data = json.load(f)
     text = render(data)
-    if sample:
-        write_section(text, SAMPLE_MARKS)
-    else:
-        write_section(text)
+    write_section(text, SAMPLE_MARKS if sample else MARKS)
     print(text)
     return 0
 
@@ -297,10 +294,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     path = SAMPLE_PATH if args.sample else JSON_PATH
     save(path, data)
-    if args.sample:
-        write_section(text, SAMPLE_MARKS)
-    else:
-        write_section(text)
+    write_section(text, SAMPLE_MARKS if args.sample else MARKS)
     print(f"\nwrote {os.path.relpath(path, ROOT)} and {os.path.relpath(README, ROOT)}")
     return 0
 

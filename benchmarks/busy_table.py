@@ -113,11 +113,12 @@ def render(data: dict[str, Any]) -> str:
     return "\n".join([*head, *_summary_lines(data), "", *_table(data)])
 
 
+MARKS = (START, END, HEADING)
 SAMPLE_MARKS = ("<!-- busy-sample:start -->", "<!-- busy-sample:end -->",
                 "## A held-out sample of busy turns")
 
 
-def write_section(text: str, marks: tuple[str, str, str] = (START, END, HEADING)) -> None:
+def write_section(text: str, marks: tuple[str, str, str] = MARKS) -> None:
     """Replace the marked block of ``benchmarks/README.md`` (added before "## Results" when
     missing); written to a temporary file and renamed. ``marks``: start, end and heading of
     the block (the 40 positions by default; ``SAMPLE_MARKS`` for the held-out sample)."""

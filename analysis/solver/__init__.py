@@ -62,7 +62,7 @@ def _final_report(report: Reporter, r: SolveResult) -> None:
     report.progress(Progress(r.best, r.bound, list(r.line), r.seconds, r.engine))
 
 
-def _left(time_limit: float | None, report: Reporter) -> float | None:
+def _after_import(time_limit: float | None, report: Reporter) -> float | None:
     """The time limit less what the engine's import took (OR-Tools' ``cp_model``: ~0.4 s in
     a fresh process), which ``solve`` counts in the answer's seconds."""
     if time_limit is None:
@@ -87,7 +87,7 @@ def _solve(state: GameState, engine: str, time_limit: float | None, report: Repo
     if engine == "model":
         from analysis.solver.model import solve_model
 
-        return solve_model(state, _left(time_limit, report), report=report, verbose=verbose)
+        return solve_model(state, _after_import(time_limit, report), report=report, verbose=verbose)
     if engine == "cpsat":
         try:
             from analysis.solver.cpsat import solve_cpsat
@@ -95,7 +95,7 @@ def _solve(state: GameState, engine: str, time_limit: float | None, report: Repo
             from analysis.solver.bnb import solve_bnb
 
             return solve_bnb(state, time_limit, report=report)
-        return solve_cpsat(state, _left(time_limit, report), report=report, verbose=verbose)
+        return solve_cpsat(state, _after_import(time_limit, report), report=report, verbose=verbose)
     raise KratonError(f"unknown solver engine '{engine}' (one of {', '.join(ENGINES)})")
 
 

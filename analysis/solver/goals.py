@@ -95,9 +95,14 @@ def _steps(s: GameState, members: list[int], me: int, growth_first: bool = False
     if s.players[me].developers_off > 0:
         m = s.map
         arrivals += [Enter(h) for h in free if 0 < (m.border_cost[h] or m.rim_cost[h]) <= budget]
-    if growth_first and not any(s.dev[h] == me for h in members):
+    if growth_first and not _his_there(s, members, me):
         return [*arrivals, *tiles]
     return [*tiles, *arrivals]
+
+
+def _his_there(s: GameState, members: list[int], me: int) -> bool:
+    """Whether a developer of his stands in the group (R25: a palace needs him there)."""
+    return any(s.dev[h] == me for h in members)
 
 
 def _grows(t: Tile, inside: set[int], nbrs: Sequence[Sequence[int]]) -> bool:
@@ -176,8 +181,8 @@ def _goals(s: GameState, prefix: list[Action], dl: Deadline,
         # Tiles first; where he has no developer in the group, a second pass with half the
         # nodes tries his arrivals and the growing tiles first (``_steps``).
         passes = [_Goal(anchor, me, dl)]
-        if not any(s.dev[h] == me for h in mem):
-            passes.append(_Goal(anchor, me, dl, True, NODES // 2))
+        if not _his_there(s, mem, me):
+            passes.append(_Goal(anchor, me, dl, growth_first=True, budget=NODES // 2))
         lines: dict[int, tuple[int, list[Action]]] = {}
         for goal in passes:
             _search(s, goal, [])
