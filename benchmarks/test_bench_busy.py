@@ -40,3 +40,21 @@ def test_busy_table_marks_answers_below_the_played_turn() -> None:
     text = render({"machine": "m", "time_limit": 10, "jobs": 1, "engines": ["cpsat"],
                    "positions": rows, "summary": {"cpsat": s}})
     assert "| 38@137 | 6+1 | 10 | 0 | 3 | 6 ↓ | 28 | no | 10.00 |" in text
+
+
+def test_the_held_out_sample_is_busy_and_apart_from_the_40() -> None:
+    """``--sample``: 48 starts of turn from records the 40 do not use, each busy as
+    ``analysis.mine.mid_game`` says (R8: tiles in every supply; 25+ land tiles), the same on
+    every call (a fixed seed), and another seed draws others."""
+    from analysis.mine import BUSY
+
+    ids = busy.sample_positions()
+    assert len(ids) == len(set(ids)) == busy.SAMPLE_SIZE
+    used = {pid.partition("@")[0] for pid in busy.POSITIONS}
+    assert not {pid.partition("@")[0] for pid in ids} & used
+    assert ids == busy.sample_positions()
+    assert ids != busy.sample_positions(seed=busy.SAMPLE_SEED + 1)
+    for pid in ids[::12]:
+        s = busy.position(pid)
+        assert s.turn.ap == 6 and not s.turn.token_used and s.festival is None
+        assert len(s.tiles) >= BUSY and s.triples > 0 and s.last_round is None
