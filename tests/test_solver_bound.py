@@ -13,8 +13,10 @@ import os
 
 import pytest
 
+from analysis.solver.bnb import solve_bnb
 from analysis.solver.bound import upper_bound
 from analysis.solver.brute import solve_brute
+from analysis.solver.common import replay
 from analysis.solver.selfplay import random_position
 from core.state import GameState
 from tests.test_solver_agreement import position as agreement_position
@@ -387,11 +389,20 @@ def test_r10_r12_the_fewest_flat_tiles_that_cover_a_bare_ring() -> None:
     """R10/R12/R38: a self-play position with 3 AP where the count of tiles a pond's bare
     ring needs (the sum of ``1/c(h)``) was one short: the bound allowed a 12-point line for a
     best of 4. The fewest flat tiles of his supplies that cover the ring are now searched, and
-    the bound meets the best."""
+    the bound meets the best. Branch and bound finds the best in 0.1 s (a bound too low would
+    make it miss the 4-point line); brute force confirms it in two minutes (``-m slow``)."""
     s = position(47, 3)
-    ref = solve_brute(s)
+    ref = solve_bnb(s)
     assert ref.optimal and ref.best == 4
+    assert replay(s, ref.line)[0].points == 4  # the engine has the last word
     assert upper_bound(s) == 4
+
+
+@pytest.mark.slow
+def test_r10_r12_brute_force_confirms_the_best_of_the_bare_ring_position() -> None:
+    """The reference for the test above: every legal line of position(47, 3) scores 4 at most."""
+    ref = solve_brute(position(47, 3))
+    assert ref.optimal and ref.best == 4
 
 
 def test_r10_r12_two_tiles_join_only_the_groups_their_hexes_touch() -> None:
@@ -540,7 +551,6 @@ def test_bound_covers_every_full_turn_of_a_greedy_game() -> None:
     the mover then plays scores by the solver's objective (R29, R38, R30–R34): full turns on
     Java-Centre, where brute force cannot reach (at least 30 turns, 5 of them scoring)."""
     from analysis.players import make_player
-    from analysis.solver.common import replay
     from core.actions import Action, End, Festival
     from core.errors import IllegalAction
 
