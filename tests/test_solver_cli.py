@@ -233,3 +233,23 @@ def test_info_lines_are_throttled_and_the_last_is_always_shown() -> None:
     assert out.getvalue().splitlines()[-1].startswith("info 0.01s best 2 bound ?")
     info.close()
     assert len(out.getvalue().splitlines()) == 2
+
+
+def test_info_lines_do_not_repeat_a_line_already_shown() -> None:
+    """The answer's report repeats the last line found (a proved puzzle: best, bound, line the
+    same): it is not printed twice; a changed bound is news and is printed."""
+    import io
+
+    from analysis.solver import Progress
+    from core.actions import parse_action
+    from tui.commands.solve import InfoLines
+
+    out = io.StringIO()
+    info = InfoLines(out, every=0.0)
+    line = [parse_action("enter C6")]
+    info(Progress(9, 12, line, 0.28, "model"))
+    info(Progress(9, 12, list(line), 0.29, "model"))
+    info(Progress(9, 9, list(line), 0.30, "model"))
+    info.close()
+    shown = out.getvalue().splitlines()
+    assert shown == ["info 0.28s best 9 bound 12 line enter C6", "info 0.30s best 9 bound 9 line enter C6"]

@@ -52,7 +52,8 @@ class InfoLines:
     """Prints the solver's progress to ``out`` as engine-style info lines, at most one every
     ``every`` seconds. A report that comes too soon is held and printed by a timer when its
     turn comes (a search may then be silent for a long time), or by ``flush`` at the end, so
-    the last report is always shown."""
+    the last report is always shown; one that says nothing new (the answer repeating the line
+    last shown) is not."""
 
     def __init__(self, out: TextIO, every: float = INFO_EVERY) -> None:
         self.out = out
@@ -60,6 +61,7 @@ class InfoLines:
         self.last = -1e9
         self.held: Progress | None = None
         self.printed = 0
+        self._shown: tuple[int, int | None, str] | None = None  # best, bound, line last printed
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
 
@@ -93,9 +95,12 @@ class InfoLines:
     def _print(self, p: Progress) -> None:
         from core.actions import actions_text
 
+        line = actions_text(p.line) or "(nothing)"
+        if (p.best, p.bound, line) == self._shown:
+            return  # the final report of a line already shown: nothing new to say
+        self._shown = (p.best, p.bound, line)
         self.last = time.monotonic()
         bound = "?" if p.bound is None else str(p.bound)
-        line = actions_text(p.line) or "(nothing)"
         print(f"info {p.seconds:.2f}s best {p.best} bound {bound} line {line}", file=self.out,
               flush=True)
         self.printed += 1
