@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Iterator
 from functools import partial
 
-from analysis.solver import solve
+from analysis.solver import DEFAULT_ENGINE, ENGINES, solve
 from analysis.solver.common import SolveResult, replay
 from analysis.solver.selfplay import random_position
 from core.actions import Action, Draw, Enter, Festival, Irrigate, Move, Palace, Tile, Token
@@ -226,7 +226,8 @@ def spent(s: GameState) -> GameState:
 
 
 def mine_full_turns(sources: Iterator[Source], limit: float, pick: Callable[[int, GameState], str | None],
-                    kind: str, least: int = 3, seven: bool = False, tokens_spent: bool = False) -> None:
+                    kind: str, least: int = 3, seven: bool = False, tokens_spent: bool = False,
+                    engine: str = DEFAULT_ENGINE) -> None:
     """Write a ``full-turn`` puzzle for each picked turn the solver proves worth ``least``
     points or more (with ``seven``, only turns where the mover still has his token: 7 AP).
     With ``tokens_spent``, a turn where he has one is also tried on the same board with his
@@ -243,7 +244,7 @@ def mine_full_turns(sources: Iterator[Source], limit: float, pick: Callable[[int
             tries = [(start, False)] + ([(spent(start), True)] if tokens_spent and start.token_bonus() else [])
             for s, adapted in tries:
                 key = (str(meta.get("record", meta.get("seed"))), turn, adapted)
-                r = solve(s, "cpsat", time_limit=limit)
+                r = solve(s, engine, time_limit=limit)
                 name = s.players[s.to_move].name
                 budget = s.turn.ap + s.token_bonus()
                 print(f"{label} turn {turn} {name} {budget} AP: best {r.best} optimal {r.optimal} "
@@ -282,6 +283,9 @@ def add_arguments(ap_: argparse.ArgumentParser) -> None:
     ap_.add_argument("--count", type=int, default=200)
     ap_.add_argument("--start", type=int, default=0)
     ap_.add_argument("--limit", type=float, default=6.0)
+    ap_.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE,
+                     help=f"the solver that must prove each puzzle (default {DEFAULT_ENGINE}; the "
+                          "collection before issue 21 was mined with cpsat)")
     ap_.add_argument("--quota", type=int, default=6)
     ap_.add_argument("--maps", default="mini-b,mini-a,java-centre")
     ap_.add_argument("--turns", default="3,14", help="range of random turns before the puzzle")
@@ -314,10 +318,11 @@ def run(args: argparse.Namespace) -> None:
         sources = game_sources(range(args.start, args.start + args.count), args.records, args.save_games)
         if args.last_round:
             mine_full_turns(sources, args.limit, last_round, "last-round", least=args.least,
-                            seven=args.seven, tokens_spent=args.tokens_spent)
+                            seven=args.seven, tokens_spent=args.tokens_spent, engine=args.engine)
         else:
             mine_full_turns(sources, args.limit, partial(mid_game, every=args.every, only=args.at),
-                            "mid-game", least=args.least, seven=args.seven, tokens_spent=args.tokens_spent)
+                            "mid-game", least=args.least, seven=args.seven, tokens_spent=args.tokens_spent,
+                            engine=args.engine)
         return
     counts: dict[str, int] = {}
     for f in os.listdir(HERE):
@@ -340,7 +345,7 @@ def run(args: argparse.Namespace) -> None:
         if ap < 7 and (args.no_token or rng.random() < 0.5):
             s.turn.token_used = True  # spent, so at most 2 of his 3 are left (R7)
             s.players[s.to_move].tokens = min(s.players[s.to_move].tokens, 2)
-        r = solve(s, "cpsat", time_limit=args.limit)
+        r = solve(s, args.engine, time_limit=args.limit)
         if not r.optimal or r.best <= 0:
             print(f"seed {seed}: skip ({'unproved' if not r.optimal else 'scores 0'}, {r.seconds:.1f} s)", flush=True)
             continue

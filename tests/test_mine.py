@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from analysis.mine import BUSY, mid_game, record_turns, spent
+from core.actions import parse_actions
 from core.position import position_to_dict, read_json
 from core.state import GameState
 from puzzles.loader import HERE, load_puzzle, puzzle_files
@@ -116,3 +117,22 @@ def test_a_new_puzzle_never_takes_the_id_of_one_that_exists(tmp_path: Path,
     (tmp_path / "full-turn-03.json").write_text("{}")
     assert mine.free_id("full-turn") == "full-turn-05"
     assert mine.free_id("pond") == "pond-01"
+
+
+def test_a_busy_mid_game_turn_is_mined_with_the_engine_asked_for(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21: ``--engine`` picks the solver that must prove each puzzle (the model engine by
+    default). Turn 31 of planner-30 (Green, 7 AP with the token, R7) is proved at 39 points,
+    written with the record and turn it comes from, and its line replays to them."""
+    from analysis import mine
+    from analysis.solver.common import replay
+
+    record = os.path.join(HERE, "games", "planner-30.json")
+    monkeypatch.setattr(mine, "HERE", str(tmp_path))
+    mine.main(["--mid-game", "--records", record, "--at", "31", "--limit", "10", "--engine", "model"])
+    pz = load_puzzle(str(tmp_path / "full-turn-01.json"))
+    meta = read_json(pz.path)["puzzle"]["solver"]
+    assert meta["engine"] == "model" and meta["turn"] == 31 and meta["source"] == "mid-game of a planner game"
+    assert pz.best == 39 and pz.state.token_bonus() and len(pz.state.tiles) >= BUSY
+    out, _ = replay(pz.state, parse_actions(pz.line))
+    assert out.points == 39
