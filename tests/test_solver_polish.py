@@ -33,6 +33,29 @@ def test_r23_r32_a_festival_an_opponent_could_join_becomes_one_he_cannot():
     assert str(best[-1]) == "festival G7 P"
 
 
+def test_each_better_line_is_heard_as_soon_as_it_is_found() -> None:
+    """Issue 21 (anytime): ``better`` hears every line better than all before it, when found,
+    not once the search is over: on planner-38@137 the polished 10-point line is heard before
+    polish goes on to its second start, and the last line heard is the answer."""
+    s = replay_file(os.path.join(GAMES, "planner-38.json"), 137).state
+    joinable = parse_actions("move A12 E10; move E7 H7; palace G7 10; tile I5v H4r I4r; "
+                             "move E10 F10; token; tile E7r; festival G7 P")
+    heard: list[tuple[int, int]] = []  # (points, starts begun when heard)
+    begun = 0
+
+    def starts():  # type: ignore[no-untyped-def]
+        nonlocal begun
+        for line in (joinable, parse_actions("token; tile J7v K7r K8r")):
+            begun += 1
+            yield line
+
+    got = polish(s, starts(), Deadline(30), better=lambda o, line: heard.append((o.points, begun)))
+    assert got is not None
+    assert heard and heard[-1][0] == got[0].points == 10
+    assert [p for p, _ in heard] == sorted(p for p, _ in heard)  # never a worse line
+    assert any(p == 10 and n == 1 for p, n in heard)  # heard during the first start
+
+
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 5000))
 def test_polish_returns_a_line_that_replays_and_is_never_worse(seed: int) -> None:

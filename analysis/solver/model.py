@@ -313,11 +313,8 @@ def _polished(s: GameState, starts: list[list[Action]], dl: Deadline,
     """``polish`` the lines within ``dl``; report the best when it improves."""
     from analysis.solver.polish import polish
 
-    got = polish(s, starts, dl, best)
-    if got is not None and (best is None or got[0] > best[0]):
-        rep(got[0].points, got[1])
-        return got
-    return best
+    got = polish(s, starts, dl, best, better=lambda o, line: rep(o.points, line))
+    return got if got is not None and (best is None or got[0] > best[0]) else best
 
 
 def _proved(s: GameState, tm: TurnModel, o: Outcome, bound: Bound, ub: int | None,

@@ -16,7 +16,7 @@ This finds lines; it proves nothing (the bound does).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from analysis.solver.common import Deadline, Outcome, festival_openings, replay
 from core.actions import Action, Draw, End, Festival
@@ -89,15 +89,28 @@ def _neighbours(s: GameState, line: list[Action]) -> Iterator[list[Action]]:
 
 
 def polish(s: GameState, lines: Iterable[list[Action]], dl: Deadline,
-           best: tuple[Outcome, list[Action]] | None = None) -> tuple[Outcome, list[Action]] | None:
-    """The best line found from ``lines`` (and ``best``) by first-improvement local search."""
+           best: tuple[Outcome, list[Action]] | None = None,
+           better: Callable[[Outcome, list[Action]], None] | None = None
+           ) -> tuple[Outcome, list[Action]] | None:
+    """The best line found from ``lines`` (and ``best``) by first-improvement local search;
+    ``better`` hears of each line better than all before it as soon as it is found (the
+    solver's progress: a search of several seconds must not keep its finds to the end)."""
     seen: set[str] = set()
+
+    def consider(o: Outcome | None, line: list[Action]) -> None:
+        nonlocal best
+        if o is not None and (best is None or o > best[0]):
+            best = (o, list(line))
+            if better is not None:
+                better(*best)
+
     for start in lines:
         key = "; ".join(map(str, start))
         if key in seen:
             continue
         seen.add(key)
         cur, cur_o = list(start), _score(s, start)
+        consider(cur_o, cur)
         for _ in range(MAX_ROUNDS):
             # From a line that does not replay, the best neighbour: the first one that replays
             # is most often the line with its failing festival dropped, a dead end.
@@ -105,8 +118,7 @@ def polish(s: GameState, lines: Iterable[list[Action]], dl: Deadline,
             if step is None:
                 break
             cur_o, cur = step
-        if cur_o is not None and (best is None or cur_o > best[0]):
-            best = (cur_o, cur)
+            consider(cur_o, cur)
         if dl.over():
             break
     return best
