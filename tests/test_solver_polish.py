@@ -10,13 +10,32 @@ from hypothesis import strategies as st
 
 from analysis.solver.common import Deadline, replay
 from analysis.solver.polish import polish
-from core.actions import parse_actions
+from core.actions import Festival, parse_actions
 from core.errors import IllegalAction
 from core.record import replay_file
 from tests.test_solver_agreement import position
 from tests.test_solver_model import _playout
 
 GAMES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "puzzles", "games")
+
+
+def test_r9_r30_no_action_follows_the_festival_in_a_line_that_replays() -> None:
+    """R9/R30: the festival ends the turn. ``replay`` once stopped at the festival and ignored
+    what followed, so polish could replace an action before it by a second festival and the
+    answer showed "palace F6 4; festival D13 …; festival D13 …" (busy turn 114@91). Such a
+    line is refused, and polished lines end at their festival."""
+    import pytest
+
+    s = replay_file(os.path.join(GAMES, "planner-38.json"), 137).state
+    line = parse_actions("move A12 E10; move E7 H7; palace G7 10; tile I5v H4r I4r; "
+                         "move E10 F10; token; tile G8r; festival G7 P")
+    assert replay(s, line)[0].points == 10
+    for extra in ("festival G7 P", "move F10 E10"):
+        with pytest.raises(IllegalAction, match="R9"):
+            replay(s, line + parse_actions(extra))
+    got = polish(s, [line[:-2] + parse_actions("festival G7 P; tile G8r; festival G7 P")], Deadline(30))
+    assert got is not None and got[0].points == 10
+    assert not any(isinstance(a, Festival) for a in got[1][:-1])
 
 
 def test_r23_r32_a_festival_an_opponent_could_join_becomes_one_he_cannot():

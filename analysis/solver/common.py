@@ -251,12 +251,15 @@ def festival_openings(s: GameState) -> list[Festival]:
 
 def replay(state: GameState, line: list[Action]) -> tuple[Outcome, list[int]]:
     """Replay ``line`` on a copy through the engine (which has the last word); raises
-    IllegalAction when the engine refuses a step or the line leaves a tile owed (R8)."""
+    IllegalAction when the engine refuses a step, an action follows the festival (R9, R30) or
+    the line leaves a tile owed (R8)."""
     s = state.copy()
     total = ZERO
     steps = []
-    for a in line:
+    for i, a in enumerate(line):
         if isinstance(a, Festival):
+            if i < len(line) - 1:  # what follows would be the next player's turn
+                raise IllegalAction(line[i + 1], "R9", "the festival ended the turn (R30)")
             o = festival_outcome(s, a)
             if o is None:
                 raise IllegalAction(a, "R32", "an opponent could take part in this festival")
