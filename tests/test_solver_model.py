@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -330,7 +329,7 @@ def test_a_line_at_the_bound_is_not_polished(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(model_module, "_player_lines", lambda s, dl: [line])
     calls: list[int] = []
 
-    def counted(*args: object, **kwargs: object) -> None:
+    def counted(*args: object) -> None:
         calls.append(1)
 
     monkeypatch.setattr(polish_module, "polish", counted)
@@ -340,48 +339,3 @@ def test_a_line_at_the_bound_is_not_polished(monkeypatch: pytest.MonkeyPatch) ->
         got = model_module._quick_lines(pz.state, Deadline(5), Reporter(None, "model"), start,
                                         False, steps, ub)
         assert got[0].points == 4 and len(calls) == polished
-
-
-def test_r32_a_festival_an_opponent_could_join_is_polished_before_goals(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Anytime (issue 21): a player's line whose closing festival an opponent could join scores
-    nothing as it is (R32), and one action away often scores alone (planner-38@137: 10
-    points), so ``polish`` takes those lines before ``goals`` spends its share, and the line it
-    finds is reported then, not at the end."""
-    import analysis.solver.goals as goals_module
-    import analysis.solver.model as model_module
-    import analysis.solver.polish as polish_module
-    from analysis.solver.common import Deadline, Reporter
-    from core.record import replay_file
-
-    path = os.path.join(os.path.dirname(__file__), "..", "puzzles", "games", "planner-38.json")
-    s = replay_file(path, 137).state
-    joinable = parse_actions("move A12 E10; move E7 H7; palace G7 10; tile I5v H4r I4r; "
-                             "move E10 F10; token; tile E7r; festival G7 P")
-    alone = parse_actions("move A12 E10; move E7 H7; palace G7 10; tile I5v H4r I4r; "
-                          "move E10 F10; token; tile G8r; festival G7 P")  # G8 cuts him off (R23)
-    monkeypatch.setattr(model_module, "_player_lines", lambda s, dl: [joinable])
-    order: list[str] = []
-    reported: list[int] = []
-
-    def polish(s: GameState, starts: list[list[Action]], dl: object, best: object = None,
-               better: Callable[[Outcome, list[Action]], None] | None = None
-               ) -> tuple[Outcome, list[Action]]:
-        order.append("polish " + ("joinable" if starts == [joinable] else "best"))
-        got = (replay(s, alone)[0], alone)
-        assert better is not None
-        better(*got)
-        return got
-
-    def goal_lines(*args: object, **kw: object) -> list[tuple[Outcome, list[Action]]]:
-        order.append(f"goals after {max(reported, default=0)}")
-        return []
-
-    monkeypatch.setattr(polish_module, "polish", polish)
-    monkeypatch.setattr(goals_module, "goal_lines", goal_lines)
-    rep = Reporter(lambda p: reported.append(p.best), "model")
-    first = joinable[:-1]  # the same without its festival: 5 points (a palace of 10, R29)
-    start: tuple[Outcome, list[Action]] = (replay(s, first)[0], first)
-    got = model_module._quick_lines(s, Deadline(5), rep, start, False, STEPS, 28)
-    assert got[0].points == 10
-    assert order[:2] == ["polish joinable", "goals after 10"]

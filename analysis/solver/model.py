@@ -173,8 +173,6 @@ RECIPE_SHARE = 0.35  # of the limit for the recipe engine where the model does n
 PLAYERS_SHARE = 0.15  # of the time left: the players' turns, restarted with other seeds
 UNLIMITED_RECIPES = 10.0  # seconds of the recipe engine on a large map when there is no limit
 GOALS_SHARE = 0.4  # of the time left after the players' turns: ``goals`` (palaces worked toward)
-EARLY_POLISH_SHARE = 0.15  # of the time left after them: ``polish`` from their joinable festivals,
-# before ``goals`` (which keeps its share: the time comes out of the last ``polish``)
 MODEL_AP = 1  # larger maps get it with this many AP (measured: see ``model_fits``)
 
 
@@ -282,10 +280,10 @@ def _no_recipes(s: GameState) -> SolveResult:
 def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome, list[Action]],
                  fits: bool, steps: frozenset[str] = STEPS, ub: int | None = None
                  ) -> tuple[Outcome, list[Action]]:
-    """The players' turns, ``polish`` from those whose festival an opponent could join (briefly),
-    the palaces ``goals`` works toward (also from where the best of those lines end), then
-    ``polish`` from the best few (``best``, the recipe engine's, among them): one action away
-    from better lines. Without the model, the rest of the time. A line already at the bound ``ub`` is not
+    """The players' turns, the palaces ``goals`` works toward (also from where the best of
+    those lines end), then ``polish`` from the lines whose festival an opponent could join and
+    from the best few (``best``, the recipe engine's, among them): one action away from better
+    lines. Without the model, the rest of the time. A line already at the bound ``ub`` is not
     polished: only the tie-breaks are left, and branch and bound settles those exactly."""
     from analysis.solver.goals import goal_lines
 
@@ -298,19 +296,9 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
             failing.append(line)
     valid.sort(key=lambda x: x[0], reverse=True)
     rep(valid[0][0].points, valid[0][1])
-    goals_s = _left(dl, GOALS_SHARE)  # its share as before: the early polish takes from polish's
-    if failing and "polish" in steps and (ub is None or valid[0][0].points < ub):
-        # A closing festival an opponent could join scores nothing here (R32); one action
-        # away it often scores alone (planner-38@137: 10 points). Those lines first, briefly.
-        got = _polished(s, failing, dl.share(EARLY_POLISH_SHARE), None, rep)
-        failing = []
-        if got is not None:
-            valid.append(got)
-            valid.sort(key=lambda x: x[0], reverse=True)
     if "goals" in steps:
         after = [v[1] for v in valid[:POLISH_STARTS] if v[1]]
-        goals_dl = Deadline(None if goals_s is None else min(goals_s, _left(dl) or 0.0))
-        valid += goal_lines(s, goals_dl, after=after)[:POLISH_STARTS]
+        valid += goal_lines(s, dl.share(GOALS_SHARE), after=after)[:POLISH_STARTS]
         valid.sort(key=lambda x: x[0], reverse=True)
         rep(valid[0][0].points, valid[0][1])
     if "polish" not in steps or (ub is not None and valid[0][0].points >= ub):
