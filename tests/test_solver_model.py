@@ -329,7 +329,7 @@ def test_a_line_at_the_bound_is_not_polished(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(model_module, "_player_lines", lambda s, dl: [line])
     calls: list[int] = []
 
-    def counted(*args: object) -> None:
+    def counted(*args: object, **kwargs: object) -> None:
         calls.append(1)
 
     monkeypatch.setattr(polish_module, "polish", counted)
