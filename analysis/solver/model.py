@@ -310,11 +310,11 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
 def _polished(s: GameState, starts: list[list[Action]], dl: Deadline,
               best: tuple[Outcome, list[Action]] | None,
               rep: Reporter) -> tuple[Outcome, list[Action]] | None:
-    """``polish`` the lines within ``dl``; report the best when it improves."""
+    """``polish`` the lines within ``dl``, reporting each better line as it finds it; polish
+    never returns a line worse than ``best``."""
     from analysis.solver.polish import polish
 
-    got = polish(s, starts, dl, best, better=lambda o, line: rep(o.points, line))
-    return got if got is not None and (best is None or got[0] > best[0]) else best
+    return polish(s, starts, dl, best, better=lambda o, line: rep(o.points, line))
 
 
 def _proved(s: GameState, tm: TurnModel, o: Outcome, bound: Bound, ub: int | None,

@@ -60,7 +60,6 @@ class InfoLines:
         self.every = every
         self.last = -1e9
         self.held: Progress | None = None
-        self.printed = 0
         self._shown: tuple[int, int | None, str] | None = None  # best, bound, line last printed
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
@@ -103,7 +102,6 @@ class InfoLines:
         bound = "?" if p.bound is None else str(p.bound)
         print(f"info {p.seconds:.2f}s best {p.best} bound {bound} line {line}", file=self.out,
               flush=True)
-        self.printed += 1
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
