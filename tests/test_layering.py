@@ -36,6 +36,36 @@ def test_core_never_imports_solver_code() -> None:
     assert out.stdout.strip() == ""
 
 
+def _run(code: str) -> str:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def test_the_solver_imports_cp_model_without_pandas_and_pandas_stays_whole() -> None:
+    """Issue 21 (kraton solve <= 1 s as a process): pandas is most of cp_model's import and the
+    solver never uses it; an ``import pandas`` after the solver's still gets the real one."""
+    out = _run(
+        "import sys\n"
+        "from analysis.solver.model import solve_model\n"
+        "from puzzles.loader import load_puzzles\n"
+        "pz = load_puzzles()[0]\n"
+        "r = solve_model(pz.state, time_limit=5)\n"
+        "print('pandas' in sys.modules, r.best == pz.best)\n"
+        "import pandas\n"
+        "print(hasattr(pandas, 'DataFrame'), pandas.Series([1, 2]).sum())\n"
+    )
+    assert out.split("\n") == ["False True", "True 3"]
+
+
+def test_cp_model_keeps_pandas_when_it_is_already_loaded() -> None:
+    out = _run(
+        "import pandas\n"
+        "from analysis.solver.ortools_cp import cp_model\n"
+        "print(cp_model.pd is pandas)\n"
+    )
+    assert out == "True"
+
+
 def _imports_between_modules(package: str) -> "nx.DiGraph[str]":
     """Module -> module edges for every ``from X import`` / ``import X`` of ``package`` inside
     ``package``, wherever it stands (a function-level import closes a cycle just as well)."""

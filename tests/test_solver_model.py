@@ -17,13 +17,13 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ortools.sat.python import cp_model
 
 from analysis.solver.brute import solve_brute
 from analysis.solver.common import Outcome, SolveResult, replay
 from analysis.solver.model import STEPS, build_turn_model, model_bound, solve_model
 from analysis.solver.model_board import build_board
 from analysis.solver.model_keys import beats
+from analysis.solver.ortools_cp import cp_model
 from analysis.solver.selfplay import random_action, random_position
 from core.actions import Action, End, Festival, Tile, parse_action, parse_actions
 from core.ranking import highest

@@ -19,8 +19,6 @@ incumbent, finishes its exact search. Otherwise ``optimal`` is False.
 
 from __future__ import annotations
 
-from ortools.sat.python import cp_model
-
 from analysis.solver.bnb import leaf_options, solve_bnb
 from analysis.solver.bound import upper_bound
 from analysis.solver.common import (
@@ -34,6 +32,7 @@ from analysis.solver.common import (
     replay,
     shortened,
 )
+from analysis.solver.ortools_cp import cp_model
 from analysis.solver.recipes import Recipe, derive
 from core.actions import Action, End, Festival, Token
 from core.errors import IllegalAction

@@ -24,8 +24,6 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ortools.sat.python import cp_model
-
 from analysis.solver.common import (
     Deadline,
     Outcome,
@@ -40,6 +38,7 @@ from analysis.solver.model_keys import Devs, build_devs
 from analysis.solver.model_palaces import festival_points, palace_anchors
 from analysis.solver.model_ponds import pond_points
 from analysis.solver.model_reach import Reach, build_reach
+from analysis.solver.ortools_cp import cp_model
 from core.actions import Action, End, Festival, Token
 from core.errors import IllegalAction
 from core.state import GameState

@@ -17,8 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ortools.sat.python import cp_model
-
+from analysis.solver.ortools_cp import cp_model
 from core.actions import RICE, VILLAGE, Tile
 from core.hexmap import PRINTED_IRRIGATION
 from core.state import GameState

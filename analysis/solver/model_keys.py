@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ortools.sat.python import cp_model
-
 from analysis.solver.model_board import Board, LinearExpr
 from analysis.solver.model_reach import OFF, Reach
+from analysis.solver.ortools_cp import cp_model
 
 
 @dataclass

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ortools.sat.python import cp_model
-
 from analysis.solver.model_board import Board, LinearExpr
 from analysis.solver.model_keys import Devs, Snapshot, beats, counts_of, snapshot
 from analysis.solver.model_reach import Reach
+from analysis.solver.ortools_cp import cp_model
 from core.actions import VILLAGE, Draw
 from core.errors import IllegalAction
 from core.festival import cards_worth, matching

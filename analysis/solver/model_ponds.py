@@ -12,11 +12,10 @@ stand on any hex that is on the ring or next to a space irrigated this turn.
 
 from __future__ import annotations
 
-from ortools.sat.python import cp_model
-
 from analysis.solver.model_board import Board, LinearExpr
 from analysis.solver.model_keys import Devs, beats, counts_of, snapshot
 from analysis.solver.model_reach import Reach
+from analysis.solver.ortools_cp import cp_model
 from core.groups import all_ponds, pond_ring
 
 

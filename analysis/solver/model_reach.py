@@ -19,9 +19,8 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 
-from ortools.sat.python import cp_model
-
 from analysis.solver.model_board import Board, LinearExpr
+from analysis.solver.ortools_cp import cp_model
 from core.actions import RICE, VILLAGE
 from core.hexmap import PRINTED_IRRIGATION
 
