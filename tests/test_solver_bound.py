@@ -643,3 +643,58 @@ def test_r14_r38_a_bare_ring_hex_only_overhanging_tiles_cover_pays_their_overhan
     c.push(parse_action("tile H2v H3r I3r"))
     assert before - c.turn.ap == 2  # the engine charges the overhang (R14)
     assert upper_bound(s) < 21
+
+
+def _bridged_reach_by_flood(s: GameState) -> list[set[int]]:
+    """``bound_rings.bridged_reach`` as it was first written: each developer floods the board
+    with (hex, phase) states, phase 0 before the bridge, 1–3 on it, 4 after it (R27)."""
+    me, level, terrain, dev = s.to_move, s.level, s.terrain, s.dev
+    each: list[set[int]] = []
+    for start in s.map.hexes:
+        if dev[start] != me:
+            continue
+        t = terrain[start]
+        seen, stack, out = {(start, 0)}, [(start, 0)], set()
+        while stack:
+            h, phase = stack.pop()
+            out.add(h)
+            for n in s.map.nbrs[h]:
+                if s.palace[n] or s.irrigated[n] or (dev[n] >= 0 and dev[n] != me):
+                    continue
+                states = []
+                if (level[n] > 0 and terrain[n] == t) or (level[n] == 0 and s.map.kind[n] != 0):
+                    states.append(4 if 1 <= phase <= 3 else phase)
+                if phase < 3 and s.map.kind[n] != 0:
+                    states.append(phase + 1)
+                for p in states:
+                    if (n, p) not in seen:
+                        seen.add((n, p))
+                        stack.append((n, p))
+        each.append(out)
+    return each
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_r27_bridged_reach_by_parts_is_the_flood_of_every_developer(seed: int) -> None:
+    """The parts-based reach (one flood per terrain, shared by his developers) gives each
+    developer exactly the hexes his own flood does, on mid-game boards of Java-Centre and the
+    mini maps, at every action of a random turn (developers, palaces, irrigation change)."""
+    import random
+
+    from analysis.solver.bound_rings import bridged_reach
+    from analysis.solver.selfplay import random_action
+
+    maps = ("java-centre", *MAPS)
+    s = random_position(seed, maps[seed % 3], players=2 + seed % 3, turns=4 + 2 * (seed % 5))
+    rng = random.Random(seed)
+    compared = 0
+    for _ in range(12):
+        if s.is_terminal():
+            break
+        assert bridged_reach(s) == _bridged_reach_by_flood(s)
+        compared += sum(1 for h in s.map.hexes if s.dev[h] == s.to_move)
+        a = random_action(s, rng)
+        if a is None:
+            break
+        s.push(a)
+    assert compared > 0

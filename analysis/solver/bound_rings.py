@@ -17,35 +17,68 @@ def bridged_reach(s: GameState) -> list[set[int]]:
     tile more: across one stretch of up to three hexes that a single tile could make
     passable and give any terrain (a bridge; each developer may have his own; one of his own
     developers may step off it first), and over every bare hex, which covering tiles may make
-    land of his terrain. Without tiles, ``Parts`` says where he walks."""
+    land of his terrain. Without tiles, ``Parts`` says where he walks.
+
+    His walk without the bridge stays in one part of the hexes he may step on (his terrain
+    or bare); the bridge's up to three hexes lead from that part to others. The parts are
+    worked out once per terrain and shared by his developers (each used to flood the board
+    alone: a tenth of the bound's time on the puzzles; ``tests/test_solver_bound.py`` keeps
+    the flood as the reference)."""
     me = s.to_move
-    level, terrain, dev, palace, irr, nbrs = s.level, s.terrain, s.dev, s.palace, s.irrigated, s.map.nbrs
+    level, terrain, dev, palace, irr, nbrs, kind = (s.level, s.terrain, s.dev, s.palace,
+                                                    s.irrigated, s.map.nbrs, s.map.kind)
+    passable = [not (palace[h] or irr[h] or (dev[h] >= 0 and dev[h] != me)) and kind[h] != 0
+                for h in range(len(level))]
+    parts: dict[int, tuple[list[int], list[set[int]]]] = {}
     each: list[set[int]] = []
     for start in s.map.hexes:
         if dev[start] != me:
             continue
         t = terrain[start]
-        seen = {(start, 0)}
-        stack = [(start, 0)]
-        out: set[int] = set()
+        if t not in parts:
+            parts[t] = _walk_parts(s, passable, t)
+        label, members = parts[t]
+        out: set[int] = set(members[label[start]]) if label[start] >= 0 else {start}
+        if label[start] < 0:  # not a hex he may step onto: his walk starts next to it
+            for n in nbrs[start]:
+                if label[n] >= 0:
+                    out |= members[label[n]]
+        bridge: set[int] = set(out)  # where the bridge may begin, or has reached: its depth
+        frontier = list(out)         # is what matters, so the parts beyond do not stop it
+        for _ in range(3):  # the bridge: up to three hexes of any land
+            frontier = list({n for h in frontier for n in nbrs[h] if passable[n] and n not in bridge})
+            bridge.update(frontier)
+            for h in frontier:  # off the bridge, on into any part next to it
+                for n in nbrs[h]:
+                    if label[n] >= 0 and n not in out:
+                        out |= members[label[n]]
+        out |= bridge
         each.append(out)
-        while stack:
-            h, phase = stack.pop()
-            out.add(h)
-            for n in nbrs[h]:
-                if palace[n] or irr[n] or (dev[n] >= 0 and dev[n] != me):
-                    continue
-                normal = (level[n] > 0 and terrain[n] == t) or (level[n] == 0 and s.map.kind[n] != 0)
-                states = []
-                if normal:
-                    states.append(4 if 1 <= phase <= 3 else phase)
-                if phase < 3 and dev[n] in (-1, me) and s.map.kind[n] != 0:
-                    states.append(phase + 1)
-                for p in states:
-                    if (n, p) not in seen:
-                        seen.add((n, p))
-                        stack.append((n, p))
     return each
+
+
+def _walk_parts(s: GameState, passable: list[bool], t: int) -> tuple[list[int], list[set[int]]]:
+    """The parts a developer on terrain ``t`` walks in for free, bare hexes counted as his
+    terrain: a label per hex (−1: not one he may step onto) and each part's hexes."""
+    level, terrain, nbrs = s.level, s.terrain, s.map.nbrs
+    ok = [passable[h] and (level[h] == 0 or terrain[h] == t) for h in range(len(level))]
+    label = [-1] * len(level)
+    members: list[set[int]] = []
+    for h in s.map.hexes:
+        if not ok[h] or label[h] >= 0:
+            continue
+        i = len(members)
+        label[h] = i
+        part = {h}
+        stack = [h]
+        while stack:
+            for n in nbrs[stack.pop()]:
+                if ok[n] and label[n] < 0:
+                    label[n] = i
+                    part.add(n)
+                    stack.append(n)
+        members.append(part)
+    return label, members
 
 
 class Parts:
