@@ -14,8 +14,6 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from analysis.parallel import ProgressBar, run_parallel
-from analysis.report import position_report, report_text
 from core.errors import one_line
 from core.record import load_any
 from tui.commands.position import add_at
@@ -45,6 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def analyze_file(job: Job) -> dict[str, Any]:
     """Runs in a worker: the report and its text for one file (errors raise ValueError)."""
+    from analysis.report import position_report, report_text
+
     s, note = load_any(job.path, job.at)
     r = position_report(s, solve=job.solve, time_limit=job.time_limit)
     return {"file": job.path, "report": r, "text": report_text(s, r), "note": note}
@@ -68,6 +68,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             print(f"kraton: {out['note']}", file=sys.stderr)
         print(json.dumps(out["report"], indent=2) if args.json else out["text"])
         return 0
+    from analysis.parallel import ProgressBar, run_parallel
+
     bar = None if args.quiet else ProgressBar(f"{len(jobs)} files")
     done: dict[int, tuple[dict[str, Any] | None, str]] = {}
     for o in run_parallel(analyze_file, jobs, workers=args.workers, scheduler=args.scheduler,

@@ -11,10 +11,7 @@ import argparse
 import os
 import sys
 
-from analysis.chart import scores_svg
-from analysis.parallel import ProgressBar
 from analysis.players import PLAYER_NAMES
-from analysis.tournament import csv_text, results_json, run_tournament, summarize, summary_text
 from core.errors import KratonError
 from core.position import write_json_atomic, write_text_atomic
 
@@ -46,6 +43,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     for path in (args.csv, args.json, args.chart):
         if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
             raise KratonError(f"{path}: its folder does not exist")
+    from analysis.chart import scores_svg
+    from analysis.parallel import ProgressBar
+    from analysis.tournament import csv_text, results_json, run_tournament, summarize, summary_text
+
     bar = None if args.quiet else ProgressBar(f"{args.games} games")
     results, errors = run_tournament(players, args.games, args.seed, args.workers,
                                      args.scheduler, bar)
