@@ -698,3 +698,45 @@ def test_r27_bridged_reach_by_parts_is_the_flood_of_every_developer(seed: int) -
             break
         s.push(a)
     assert compared > 0
+
+
+def test_r26_r27_a_paid_arrival_costs_what_reaching_the_part_with_the_high_hex_costs() -> None:
+    """full-turn-22 (last round, Blue has no land tile left): to out-rank Red's developer on
+    level 3 in I2's city he must stand on F4, the city's only other level-3 hex, in a part
+    that no border hex of the city reaches; his cheapest way there is the 2-AP move from D8.
+    The bound charged any paid arrival the city's cheapest (an entry on D4, 1 AP), so it
+    allowed the puzzle's 14 points with 4 AP and branch and bound spent 7–10 s proving the
+    5-AP line best. Per part, 14 needs 5 AP."""
+    from core.actions import parse_actions
+    from puzzles.loader import load_puzzle
+
+    pz = load_puzzle(os.path.join(os.path.dirname(__file__), "..", "puzzles", "full-turn-22.json"))
+    s = pz.state
+    o = replay(s, parse_actions(pz.line))[0]
+    assert (o.points, -o.neg_ap) == (14, 5)
+    assert upper_bound(s, 4) < 14 <= upper_bound(s, 5)
+
+
+def _last_round_position(seed: int) -> GameState:
+    """A mini-map position in the last round (R40) whose mover has no land tile left: no tile
+    can change a path, so the bound prices each paid arrival by the paths (R26, R27)."""
+    s = position(seed, 1 + seed % 3)
+    me = s.players[s.to_move]
+    me.villages = me.rice = me.doubles = 0
+    s.triples = 0
+    s.last_round = []  # he plays the last turn; the others have made their final count
+    for i, p in enumerate(s.players):
+        p.final_counted = i != s.to_move
+    return s
+
+
+@pytest.mark.parametrize("seed", [107, *range(24)])
+def test_r26_r27_bound_is_admissible_for_a_mover_without_land_tiles(seed: int) -> None:
+    """Each paid arrival priced by the part it reaches never over-charges: the bound stays at
+    least the brute force's best. Of 300 such positions the pricing changes the bound on one,
+    seed 107 (4 before, 1 now, the brute force's best 1); the others guard it where it does not
+    bite."""
+    s = _last_round_position(seed)
+    ref = solve_brute(s)
+    assert ref.optimal
+    assert ref.best <= upper_bound(s), (seed, ref.line_text)

@@ -39,6 +39,36 @@ def _key(comps: Comps, paid: int) -> tuple[int, ...]:
     return tuple(sorted(base + rest[:paid], reverse=True))
 
 
+def _cheapest_arrivals(v: View, gi: int, budget: int) -> int | None:
+    """The fewest AP of paid arrivals (``View.part_arrivals``, each into one free part of group
+    ``gi``, where he climbs for free to its next highest hex) after which his rank key there
+    (R24) beats every opponent's (R25), within ``budget``; None: no way. Where every part
+    costs the same, the highest levels first are cheapest (``_key``)."""
+    parts = [(lv, c) for lv, c, _ in v.parts(gi)]
+    costs = v.part_arrivals(gi)
+    opp = v.opp_key[gi]
+    best: int | None = None
+
+    def visit(i: int, counts: list[int], spent: int) -> None:
+        nonlocal best
+        if best is not None and spent >= best:
+            return
+        if i == len(parts):
+            key = tuple(sorted((x for (lv, mine), n in zip(parts, counts) for x in lv[:mine + n]),
+                               reverse=True))
+            if key and key > opp:
+                best = spent
+            return
+        lv, mine = parts[i]
+        for n in range(len(lv) - mine + 1):
+            if spent + n * costs[i] > budget:
+                break
+            visit(i + 1, [*counts, n], spent + n * costs[i])
+
+    visit(0, [], 0)
+    return best
+
+
 def _joined_size(v: View, o: int, cut: bool, top: int, cuts: int) -> int:
     """Hexes group ``o`` brings when tiles join it: all of a village, or when its opponents are
     cut off (``cut``, R23), less their hexes and one covered hex to part them. Of a city only a
@@ -153,14 +183,10 @@ def palace_events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
             if k == 0:
                 # No tile: the group stays as it is. His developers there may climb inside it
                 # for free (R27, one terrain); each paid arrival brings one more (R26).
-                parts = [(lv, c) for lv, c, _ in v.parts(gi)]
                 val = best_value(v, len(members), old)
-                for arrive in range(ap):
-                    key = _key(parts, arrive)
-                    if key and key > v.opp_key[gi] and val:
-                        if 1 + arrive * v.arrival[gi] <= ap:
-                            opts.append((1, 0, arrive * v.arrival[gi], val // 2))
-                        break
+                paid = _cheapest_arrivals(v, gi, ap - 1) if val else None
+                if paid is not None:
+                    opts.append((1, 0, paid, val // 2))
                 continue
             # A village that joins a city counts in the city's options, where this group is one
             # of the villages; or a part of the city cut off its palace joins this village, in

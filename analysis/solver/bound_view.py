@@ -88,7 +88,7 @@ class View:
         p = s.players[self.me]
         self.village_tiles = s.triples + p.doubles + p.villages  # tiles that show a village (R10)
         self.land_tiles = self.village_tiles + p.rice
-        self.arrival = self._arrivals()
+        self._moves: dict[int, dict[int, int]] | None = None  # ``_move_costs``
         self.link = links(ap, tuple(tuple(m) for m in self.g.members))  # read only (cached)
         self._flat: dict[int, int] = {}
         self._tiles: dict[tuple[object, ...], list[tuple[int, ...]]] = {}
@@ -257,35 +257,43 @@ class View:
             layer = nxt
         return out
 
-    def _arrivals(self) -> list[int]:
-        """Per group, the fewest AP one paid arrival of a developer of his costs (R26, R27): at
-        least 1; with no land tile left to change paths, the cheapest move of one of his
-        developers there or entry onto one of its border or rim hexes (any other way — an entry
-        elsewhere and a move in, or an exit first — costs 2 at least)."""
-        s, g = self.s, self.g
-        n = len(g.members)
+    def part_arrivals(self, gi: int) -> list[int]:
+        """Per free part of group ``gi`` (as ``parts``), the fewest AP one paid arrival of a
+        developer of his into it costs (R26, R27): at least 1; with no land tile left to change
+        paths, the cheapest move of one of his developers from outside the part onto one of its
+        hexes (inside it he then climbs for free), or entry onto one of its border or rim hexes
+        (any other way — an entry elsewhere and a move in, or an exit first — costs 2 at
+        least). Paths only lengthen during his turn (palaces and irrigation block; no tile
+        lifts or changes a hex), so each is a lower bound."""
+        parts = self.parts(gi)
         if self.land_tiles:
-            return [1] * n
-        from core.paths import move_costs
-
-        me = self.me
-        best = [99] * n
-        for h in s.map.hexes:
-            if s.dev[h] == me:
-                for x, c in move_costs(h, me, s.level, s.terrain, s.dev, s.palace, s.map.nbrs,
-                                       self.ap).items():
-                    gi = g.label[x]
-                    if gi >= 0 and s.dev[x] in (-1, me) and c < best[gi]:
-                        best[gi] = c
+            return [1] * len(parts)
+        s, me = self.s, self.me
         off = s.players[me].developers_off > 0
-        for gi, members in enumerate(g.members):
+        out = []
+        for _, _, hexes in parts:
+            best = 2  # an exit or entry elsewhere and a move in, at least
+            for h, costs in self._move_costs().items():
+                if h not in hexes:
+                    best = min([best, *(c for x, c in costs.items() if x in hexes)])
             if off:
-                for h in members:
+                for h in hexes:
                     e = s.map.border_cost[h] or s.map.rim_cost[h]
-                    if e and s.dev[h] in (-1, me) and not s.palace[h]:
-                        best[gi] = min(best[gi], e)
-            best[gi] = min(best[gi], 2)  # an exit or entry elsewhere and a move in, at least
-        return [max(1, b) for b in best]
+                    if e:
+                        best = min(best, e)
+            out.append(max(1, best))
+        return out
+
+    def _move_costs(self) -> dict[int, dict[int, int]]:
+        """Per developer of his (his hex), the cheapest cost of a move to each hex within the
+        view's AP (``core.paths``), worked out once."""
+        if self._moves is None:
+            from core.paths import move_costs
+
+            s, me = self.s, self.me
+            self._moves = {h: move_costs(h, me, s.level, s.terrain, s.dev, s.palace, s.map.nbrs, self.ap)
+                           for h in s.map.hexes if s.dev[h] == me}
+        return self._moves
 
     @staticmethod
     def _axial(h: int) -> tuple[int, int, int]:
