@@ -21,9 +21,10 @@ check it against the brute force. The bound relaxes the turn into *events* and a
   group hexes the tile itself covers); more tiles pool the groups' free hexes. An opponent
   he cannot beat must be cut off (R23): his hexes and one covered hex leave the group. A
   0-AP move (R27) never leaves the terrain it starts on, so a developer reaches a village
-  group from outside only by a paid move or an entry (≥ 1 AP, the cheapest one when no tile
-  can change the paths; it lands in one group only), or by a tile joining his group to this
-  one (a growth tile). Parts cut off a group
+  group from outside only by a paid move or an entry (≥ 1 AP; when no tile can change the
+  paths, the cheapest one into the free part whose hexes he needs, ``View.part_arrivals``; it
+  lands in one group only), or by a tile joining his group to this one (a growth tile). Parts
+  cut off a group
   (R23) may get palaces of their own: ``j`` of them cost ``j`` actions and a developer of his
   each (his developers in other groups come in through a tile's village hex, one part per
   tile), each needs a free hex for the palace and one for him in its part (a part no tile
