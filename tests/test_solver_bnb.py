@@ -7,8 +7,13 @@ import os
 import pytest
 
 from analysis.solver import solve
+from analysis.solver.bnb import _alone_openings
 from analysis.solver.bound import upper_bound
+from analysis.solver.common import Outcome, festival_openings, festival_outcome
+from core.actions import Festival
 from core.position import load_position
+from core.state import GameState
+from tests.festival_positions import city_position
 
 BOARD = os.path.join(os.path.dirname(__file__), "positions", "java-centre-turn-21.json")
 
@@ -73,3 +78,51 @@ def test_brute_memo_cap_changes_no_answer(monkeypatch: pytest.MonkeyPatch) -> No
     capped = solve(s, "brute", time_limit=60)
     assert full.optimal and capped.optimal and full.nodes > 20
     assert (capped.best, capped.handed, capped.ap_spent) == (full.best, full.handed, full.ap_spent)
+
+
+def _first_alone_by_exhaustion(s: GameState) -> list[tuple[Festival, Outcome]]:
+    """Every opening resolved by the engine; per palace the first (fewest cards) no opponent
+    can join."""
+    out: dict[int, tuple[Festival, Outcome]] = {}
+    for op in festival_openings(s):
+        o = festival_outcome(s, op)
+        if o is not None and op.hex not in out:
+            out[op.hex] = (op, o)
+    return sorted(out.values(), key=lambda x: (len(x[0].cards or ()), str(x[0])))
+
+
+def test_r31_r32_the_fewest_cards_that_no_opponent_can_match_open_the_festival() -> None:
+    """Face-up DM: his D, DM, DM are worth 1, 2, 2; Yellow, in the city, holds DM and D (worth
+    3), so he may join any opening worth 3 or less. DM+DM (4) is the fewest cards he cannot
+    match; with DM, DM and D (worth 5) Yellow may join every opening and none is offered."""
+    s = city_position(hands=[["D", "DM", "DM"], ["DM", "D"], [], []],
+                      developers={"F6": 0, "F9": 1})
+    got = _alone_openings(s)
+    assert [(str(op), o.points) for op, o in got] == [("festival F4 DM+DM", 4)]
+    assert got == _first_alone_by_exhaustion(s)
+    s = city_position(hands=[["D", "DM", "DM"], ["DM", "DM", "D"], [], []],
+                      developers={"F6": 0, "F9": 1})
+    assert _alone_openings(s) == [] == _first_alone_by_exhaustion(s)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_r32_r34_one_opening_per_palace_is_the_first_the_engine_finds_alone(seed: int) -> None:
+    """Random hands and developers in the city: skipping a palace whose richest opening can be
+    joined, and stopping at its first opening that cannot, finds what resolving every opening
+    finds (R32: a bid an opponent can join, he can join when it is lower too)."""
+    import random
+
+    from core.actions import CARD_KINDS
+
+    rng = random.Random(seed)
+    players = 2 + seed % 3
+    face_up = rng.choice(CARD_KINDS)
+    pool = [k for k in CARD_KINDS for _ in range(5 - (k == face_up))]
+    rng.shuffle(pool)
+    hands = [[pool.pop() for _ in range(rng.randint(0, 5))] for _ in range(players)]
+    hexes = rng.sample([f"F{k}" for k in range(5, 14)], players + 1)
+    devs = {h: i for i, h in enumerate(hexes[:players])}
+    devs[hexes[players]] = rng.randrange(players)
+    s = city_position(players=players, face_up=face_up, hands=hands,
+                      developers=devs, palace_value=rng.choice([2, 4, 6, 8, 10]))
+    assert _alone_openings(s) == _first_alone_by_exhaustion(s)

@@ -108,16 +108,37 @@ def leaf_options(s: GameState) -> list[tuple[Outcome, tuple[Action, ...]]]:
             for d in draws:
                 acc = acc + step_outcome(s, d)
                 pushed += 1
-            for op in festival_openings(s):
-                o = festival_outcome(s, op)
-                if o is not None:
-                    found.append((acc + o, (*draws, op)))
+            for op, o in _alone_openings(s):
+                found.append((acc + o, (*draws, op)))
         except IllegalAction:
             pass
         finally:
             for _ in range(pushed):
                 s.pop()
     return found
+
+
+def _alone_openings(s: GameState) -> list[tuple[Festival, Outcome]]:
+    """Per palace, the opening with the fewest cards that no opponent can join, and what it
+    scores (``common.festival_openings``' order: fewest cards first). An opponent who may join
+    an opening may join any one worth less (R32: he bids at least the highest bid), so where
+    the palace's richest opening (every matching card) can be joined, none is tried; alone,
+    every opening scores the same (R34), so the first found is enough. (Each opening used to
+    be resolved by the engine: ~700 a leaf on the last-round puzzles.)"""
+    by_palace: dict[int, list[Festival]] = {}
+    for op in festival_openings(s):
+        by_palace.setdefault(op.hex, []).append(op)
+    out: list[tuple[Festival, Outcome]] = []
+    for ops in by_palace.values():
+        if festival_outcome(s, max(ops, key=lambda a: len(a.cards or ()))) is None:
+            continue
+        for op in ops:
+            o = festival_outcome(s, op)
+            if o is not None:
+                out.append((op, o))
+                break
+    out.sort(key=lambda x: (len(x[0].cards or ()), str(x[0])))
+    return out
 
 
 class Seen:
