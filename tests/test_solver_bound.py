@@ -740,3 +740,19 @@ def test_r26_r27_bound_is_admissible_for_a_mover_without_land_tiles(seed: int) -
     ref = solve_brute(s)
     assert ref.optimal
     assert ref.best <= upper_bound(s), (seed, ref.line_text)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_bound_with_views_shared_across_ap_is_the_bound_alone(seed: int) -> None:
+    """``cpsat._ap_floor`` shares one ``View`` per AP among its calls: every AP's bound must be
+    what a call of its own gives (puzzles of every theme, random mid-game positions)."""
+    from analysis.solver.bound_view import View
+    from puzzles.loader import load_puzzles
+
+    states = [pz.state for pz in load_puzzles()[seed::40]]
+    states.append(random_position(seed, "java-centre", players=2 + seed % 3, turns=8 + seed))
+    for s in states:
+        views: dict[int, View] = {}
+        top = s.turn.ap + s.token_bonus()
+        shared = [upper_bound(s, b, views=views) for b in range(top + 1)]
+        assert shared == [upper_bound(s, b) for b in range(top + 1)]

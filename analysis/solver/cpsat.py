@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from analysis.solver.bnb import leaf_options, solve_bnb
 from analysis.solver.bound import upper_bound
+from analysis.solver.bound_view import View
 from analysis.solver.common import (
     ZERO,
     Deadline,
@@ -133,8 +134,9 @@ def _finish(s: GameState, line: list[Action]) -> tuple[Outcome, list[Action]] | 
 def _ap_floor(s: GameState, points: int, budget: int) -> int:
     """The fewest AP with which the bound allows ``points`` (a lower bound on AP needed); a
     line that owes a tile spends 1 AP at least (R8, R14)."""
+    views: dict[int, View] = {}  # shared: each AP's view is worked out once, not per call
     for b in range(0 if may_end(s) else 1, budget + 1):
-        if upper_bound(s, b) >= points:
+        if upper_bound(s, b, views=views) >= points:
             return b
     return budget + 1
 
@@ -246,7 +248,8 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
         cuts.append(chosen)
     notes = [f"{len(recipes)} recipes, {rounds} CP-SAT round(s), {len(cuts)} cut(s)"]
     inc = shortened(s, best if best is not None else (ZERO, []))
-    if quick_beam and not meets_bound(s, inc[0], ub, budget):
+    met = meets_bound(s, inc[0], ub, budget)
+    if quick_beam and not met:
         # The recipes' line falls short of the bound: the players' beam search may find a
         # better one before branch and bound. Only now: on the puzzles the recipes' line meets
         # the bound, and the beam search was most of their solve (full turns: median 0.53 ->
@@ -258,7 +261,8 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
                 best = _better(best, _finish(s, quick_line))
         _tell(report, best)
         inc = shortened(s, best if best is not None else (ZERO, []))
-    if meets_bound(s, inc[0], ub, budget):
+        met = meets_bound(s, inc[0], ub, budget)
+    if met:
         notes.append(f"proved by the bound ({ub})")
         r = make_result(state, inc[1], True, "cpsat", dl.elapsed(), notes=notes)
         r.proved_by = "bound"
