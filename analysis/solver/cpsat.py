@@ -254,7 +254,8 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
         # better one before branch and bound. Only now: on the puzzles the recipes' line meets
         # the bound, and the beam search was most of their solve (full turns: median 0.53 ->
         # 0.07 s without it; benchmarks/README.md, "Puzzles in-process").
-        quick = 0.5 if time_limit is None else max(0.05, min(2.0, time_limit / 5))
+        quick = 0.5 if time_limit is None else max(0.05, min(2.0, time_limit / 5,
+                                                             time_limit - dl.elapsed()))
         beam = _beam_line(s, quick)
         for quick_line in (beam, beam[:-1] if beam and isinstance(beam[-1], Festival) else []):
             if quick_line:
