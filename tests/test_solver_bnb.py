@@ -7,7 +7,7 @@ import os
 import pytest
 
 from analysis.solver import solve
-from analysis.solver.bnb import _alone_openings
+from analysis.solver.bnb import _alone_openings, solve_bnb
 from analysis.solver.bound import upper_bound
 from analysis.solver.common import Outcome, festival_openings, festival_outcome
 from core.actions import Festival
@@ -126,3 +126,23 @@ def test_r32_r34_one_opening_per_palace_is_the_first_the_engine_finds_alone(seed
     s = city_position(players=players, face_up=face_up, hands=hands,
                       developers=devs, palace_value=rng.choice([2, 4, 6, 8, 10]))
     assert _alone_openings(s) == _first_alone_by_exhaustion(s)
+
+
+def test_r34_r40_a_festival_on_a_dead_board_scores_its_festival_not_the_final_count() -> None:
+    """A mini-map board from random self-play (seed 16, 75 turns) where no tile can ever be
+    placed again (``core.endgame``): the end of Yellow's turn ends the game and makes his final
+    count (5 points here), festival or not. The festival at E3 (palace 6, nobody can join)
+    scored 8 — its 3 (R34) and the count — so the solver took the count for the festival's
+    doing; a turn ended without one does not count it. Now the festival is worth its 3."""
+    from analysis.solver.brute import solve_brute
+    from core.actions import parse_action
+    from core.endgame import no_tile_can_ever_be_placed
+    from core.scoring import final_count
+
+    s = load_position(os.path.join(os.path.dirname(__file__), "positions", "mini-a-dead-board.json"))
+    assert s.last_round is None and not s.turn.tile_placed and no_tile_can_ever_be_placed(s)
+    assert final_count(s)[s.to_move] == 5
+    o = festival_outcome(s, parse_action("festival E3 P"))  # type: ignore[arg-type]
+    assert o is not None and o.points == 3
+    s.turn.ap, s.turn.token_used = 2, True  # cut to 2 AP, where brute force is quick
+    assert solve_bnb(s, 60).best == solve_brute(s, 60).best == solve(s, time_limit=60).best == 3

@@ -211,13 +211,22 @@ def festival_live() -> bool:
     return hasattr(festival, "from_json")
 
 
+def _board_dead(s: GameState) -> bool:
+    """Whether the end of this turn ends the game before the last round (``core.endgame``: no
+    tile placed this turn and none can ever be placed): the mover then makes his final count,
+    which is no festival's points (a turn ended without one does not count it either)."""
+    from core.endgame import no_tile_can_ever_be_placed
+
+    return s.last_round is None and not s.turn.tile_placed and no_tile_can_ever_be_placed(s)
+
+
 def festival_outcome(s: GameState, opening: Festival) -> Outcome | None:
     """Hold the festival ``opening`` and resolve it; None when an opponent could take part
     (then its points are not the mover's to take, R32) or it is illegal. Restores ``s``."""
     me = s.to_move
     mine, theirs = s.players[me].score, others_score(s, me)
     counted = 0
-    if s.last_round is not None and not s.players[me].final_counted:
+    if not s.players[me].final_counted and (s.last_round is not None or _board_dead(s)):
         from core.scoring import final_count
 
         counted = final_count(s)[me]  # added when the festival ends the turn (R40, R41)
