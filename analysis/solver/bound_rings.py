@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from analysis.solver.bound_view import best_key, shapes_by_hex
+from analysis.solver.bound_view import best_key, component, shapes_by_hex
 from core.state import GameState
 
 
@@ -60,24 +60,15 @@ def bridged_reach(s: GameState) -> list[set[int]]:
 def _walk_parts(s: GameState, passable: list[bool], t: int) -> tuple[list[int], list[set[int]]]:
     """The parts a developer on terrain ``t`` walks in for free, bare hexes counted as his
     terrain: a label per hex (−1: not one he may step onto) and each part's hexes."""
-    level, terrain, nbrs = s.level, s.terrain, s.map.nbrs
-    ok = [passable[h] and (level[h] == 0 or terrain[h] == t) for h in range(len(level))]
-    label = [-1] * len(level)
+    ok = {h for h in s.map.hexes if passable[h] and (s.level[h] == 0 or s.terrain[h] == t)}
+    label = [-1] * len(s.level)
     members: list[set[int]] = []
     for h in s.map.hexes:
-        if not ok[h] or label[h] >= 0:
-            continue
-        i = len(members)
-        label[h] = i
-        part = {h}
-        stack = [h]
-        while stack:
-            for n in nbrs[stack.pop()]:
-                if ok[n] and label[n] < 0:
-                    label[n] = i
-                    part.add(n)
-                    stack.append(n)
-        members.append(part)
+        if h in ok and label[h] < 0:
+            part = component(h, ok, s.map.nbrs)
+            for x in part:
+                label[x] = len(members)
+            members.append(part)
     return label, members
 
 
