@@ -211,25 +211,15 @@ def festival_live() -> bool:
     return hasattr(festival, "from_json")
 
 
-def _board_dead(s: GameState) -> bool:
-    """Whether the end of this turn ends the game before the last round (``core.endgame``: no
-    tile placed this turn and none can ever be placed): the mover then makes his final count,
-    which is no festival's points (a turn ended without one does not count it either)."""
-    from core.endgame import no_tile_can_ever_be_placed
-
-    return s.last_round is None and not s.turn.tile_placed and no_tile_can_ever_be_placed(s)
-
-
 def festival_outcome(s: GameState, opening: Festival) -> Outcome | None:
     """Hold the festival ``opening`` and resolve it; None when an opponent could take part
-    (then its points are not the mover's to take, R32) or it is illegal. Restores ``s``."""
+    (then its points are not the mover's to take, R32) or it is illegal. Restores ``s``.
+    Where the end of the turn makes the mover's final count (the last round, R40, R41, or a
+    board no tile can ever be placed on again, ``core.endgame``), that count is no festival's
+    points: a turn ended without one makes it too."""
     me = s.to_move
     mine, theirs = s.players[me].score, others_score(s, me)
-    counted = 0
-    if not s.players[me].final_counted and (s.last_round is not None or _board_dead(s)):
-        from core.scoring import final_count
-
-        counted = final_count(s)[me]  # added when the festival ends the turn (R40, R41)
+    counted_before = s.players[me].final_counted
     depth = 0
     try:
         s.push(opening)
@@ -240,13 +230,19 @@ def festival_outcome(s: GameState, opening: Festival) -> Outcome | None:
                 return None
             s.push(Pass())
             depth += 1
-        gain = s.players[me].score - mine - counted
-        return Outcome(gain, -(others_score(s, me) - theirs), 0, 0)
+        gain = s.players[me].score - mine
+        handed = others_score(s, me) - theirs
+        counted_now = s.players[me].final_counted and not counted_before
     except IllegalAction:
         return None
     finally:
         for _ in range(depth):
             s.pop()
+    if counted_now:
+        from core.scoring import final_count
+
+        gain -= final_count(s)[me]  # what the end of the turn added, worked out before it
+    return Outcome(gain, -handed, 0, 0)
 
 
 def festival_openings(s: GameState) -> list[Festival]:
