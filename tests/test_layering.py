@@ -9,6 +9,11 @@ from pathlib import Path
 import networkx as nx
 
 
+def _run(code: str) -> str:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
 def test_core_and_analysis_never_import_textual() -> None:
     code = (
         "import sys, pkgutil, importlib\n"
@@ -19,8 +24,7 @@ def test_core_and_analysis_never_import_textual() -> None:
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich', 'tui'))\n"
         "print(','.join(bad))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ""
+    assert _run(code) == ""
 
 
 def test_core_never_imports_solver_code() -> None:
@@ -32,13 +36,7 @@ def test_core_never_imports_solver_code() -> None:
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('analysis', 'ortools'))\n"
         "print(','.join(bad))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ""
-
-
-def _run(code: str) -> str:
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return out.stdout.strip()
+    assert _run(code) == ""
 
 
 def test_the_solver_imports_cp_model_without_pandas_and_pandas_stays_whole() -> None:
