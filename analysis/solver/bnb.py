@@ -130,10 +130,12 @@ def _alone_openings(s: GameState) -> list[tuple[Festival, Outcome]]:
         by_palace.setdefault(op.hex, []).append(op)
     out: list[tuple[Festival, Outcome]] = []
     for ops in by_palace.values():
-        if festival_outcome(s, max(ops, key=lambda a: len(a.cards or ()))) is None:
+        richest = max(ops, key=lambda a: len(a.cards or ()))
+        top = festival_outcome(s, richest)
+        if top is None:
             continue
         for op in ops:
-            o = festival_outcome(s, op)
+            o = top if op is richest else festival_outcome(s, op)
             if o is not None:
                 out.append((op, o))
                 break
