@@ -261,3 +261,23 @@ def test_r14_the_best_line_overhangs_the_rim(engine: str) -> None:
         if isinstance(a, Tile):
             outside = sum(1 for h in a.hexes if not s.map.is_central(h))
             assert outside >= 1 and before - s.turn.ap == 1 + outside
+
+
+@pytest.mark.parametrize("name", ["pond-05", "pond-17", "pond-31", "full-turn-07", "token-11"])
+def test_r38_the_recipes_pond_closers_are_every_placement_that_covers_a_bare_ring(name: str) -> None:
+    """The recipe engine asks for placements near the bare hexes only; the set must be every
+    legal placement (R10–R15) that covers the whole bare ring of a pond (≤ 3 hexes, R38)."""
+    from analysis.solver.recipes import _pond_closers
+    from core.actions import Tile
+    from core.groups import all_ponds, pond_ring
+    from core.movegen import tile_placements
+    from puzzles.loader import load_puzzle
+
+    s = load_puzzle(os.path.join(os.path.dirname(__file__), "..", "puzzles", f"{name}.json")).state
+    budget = s.turn.ap + s.token_bonus()
+    rings = [{h for h in pond_ring(p, s.map.nbrs) if s.level[h] == 0}
+             for p in all_ponds(s.map.hexes, s.irrigated, s.map.nbrs)]
+    rings = [r for r in rings if 0 < len(r) <= 3]
+    expected = {t for t, _ in tile_placements(s, budget) if any(r <= set(t.hexes) for r in rings)}
+    got = {a for a in _pond_closers(s, budget) if isinstance(a, Tile)}
+    assert rings and got == expected

@@ -85,8 +85,8 @@ def _pond_closers(s: GameState, budget: int) -> list[Action]:
             bare_sets.append(bare)
         if len(bare) == 1 and s.irrigation_supply > 0:
             out.append(Irrigate(next(iter(bare))))
-    if bare_sets:
-        for tile, cost in tile_placements(s, budget):
+    if bare_sets:  # a tile that covers a whole set covers one of its hexes
+        for tile, cost in tile_placements(s, budget, near=set().union(*bare_sets)):
             hexes = set(tile.hexes)
             if any(b <= hexes for b in bare_sets):
                 out.append(tile)
