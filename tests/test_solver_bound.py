@@ -756,3 +756,54 @@ def test_the_bound_with_views_shared_across_ap_is_the_bound_alone(seed: int) -> 
         top = s.turn.ap + s.token_bonus()
         shared = [upper_bound(s, b, views=views) for b in range(top + 1)]
         assert shared == [upper_bound(s, b) for b in range(top + 1)]
+
+
+def _cut_off_by_enumeration(s: GameState, gi: int, cuts: int) -> tuple[int, int]:
+    """Reference for ``View.split`` / ``split_total``: every set of at most ``cuts`` hexes a
+    tile may cover (no palace, no opponent's developer, R11) tried; the largest part cut off
+    the palace (R23), and all of them together."""
+    from itertools import combinations
+
+    from analysis.solver.bound_view import component, largest_part
+
+    g, me = s.groups(), s.to_move
+    members, ph = g.members[gi], g.palace[gi]
+    coverable = [h for h in members if not s.palace[h] and s.dev[h] in (-1, me)]
+    best = total = 0
+    for c in range(1, min(cuts, len(coverable)) + 1):
+        for cut in combinations(coverable, c):
+            left = set(members) - set(cut)
+            off = left - component(ph, left, s.map.nbrs)
+            best = max(best, largest_part(off, s.map.nbrs))
+            total = max(total, len(off))
+    return best, total
+
+
+@pytest.mark.parametrize("pid", ["43@342", "44@191", "31@348", "69@254"])
+def test_r11_r23_a_city_is_cut_no_further_than_its_hexes_a_tile_may_cover(pid: str) -> None:
+    """R11/R23: a tile covers no palace and no opponent's developer, and none of those moves
+    during the mover's turn, so a city with one or two hexes a tile may cover is cut by those
+    alone, however many tiles he has: ``View.split``/``split_total`` then give exactly what
+    covering them cuts off (planner-43@342's city A14, ten developers on eleven hexes: one
+    hex, his own C12, which used to count as 7 hexes of parts with 3 tiles). Elsewhere they
+    are never below covering any three hexes (the enumeration, cities of up to 12 such
+    hexes)."""
+    from analysis.solver.bound_view import View
+    from benchmarks.busy import position as busy_position
+
+    s = busy_position(pid)
+    v = View(s, 6)
+    g, me = s.groups(), s.to_move
+    few = 0
+    for gi, members in enumerate(g.members):
+        coverable = sum(1 for h in members if not s.palace[h] and s.dev[h] in (-1, me))
+        if g.palace[gi] < 0 or len(members) < 3 or coverable > 12:
+            continue
+        for cuts in (3, 6):
+            part, total = _cut_off_by_enumeration(s, gi, min(cuts, 3))
+            if coverable <= 2:
+                few += 1
+                assert (v.split(gi, cuts), v.split_total(gi, cuts)) == (part, total), (gi, cuts)
+            else:
+                assert v.split(gi, cuts) >= part and v.split_total(gi, cuts) >= total, (gi, cuts)
+    assert few >= 2

@@ -130,8 +130,9 @@ class View:
     def split(self, gi: int, cuts: int) -> int:
         """Most hexes of city ``gi`` one part cut off its palace may hold, when at most
         ``cuts`` of its hexes are covered (R23; a cover needs no developer there, R11, though
-        his own may step aside, and no palace): exact for one or two covered hexes, else
-        every hex but the palace and the covered ones. A village: its size."""
+        his own may step aside, and no palace): exact for one or two covered hexes, or where
+        the city has no more hexes a tile may cover, else every hex but the palace and the
+        covered ones. A village: its size."""
         return self._cut_off(gi, cuts, 0)
 
     def split_total(self, gi: int, cuts: int) -> int:
@@ -144,6 +145,9 @@ class View:
         if self.g.palace[gi] < 0:
             return len(members)
         got = self._cuts(gi)[which]
+        # A cover needs a hex without a palace or an opponent's developer (R11), and none
+        # becomes one during his turn (opponents stay, palaces stay): no more cuts than those.
+        cuts = min(cuts, len(self.free_levels[gi]))
         if cuts <= 2:
             return max(got[1:cuts + 1], default=0)
         return max(got[1], got[2], len(members) - 1 - 3)
