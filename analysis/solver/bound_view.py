@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations
+from math import comb
 
 from core.hexmap import SIZE
 from core.legality import PALACE_VALUES
@@ -25,6 +26,35 @@ def pareto(opts: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
         if not any(all(k[i] <= o[i] for i in range(len(o) - 1)) and k[-1] >= o[-1] for k in kept):
             kept.append(o)
     return kept
+
+
+EXACT_COVERS = 64  # sets of three covered hexes or more ``View.split`` tries one by one, at most
+_CUTS: dict[tuple[object, ...], tuple[list[int], list[int]]] = {}
+
+
+def _covers(members: list[int], ph: int, coverable: tuple[int, ...],
+            nbrs: Sequence[Sequence[int]]) -> tuple[list[int], list[int]]:
+    """``View._cuts`` worked out: every set of ``c`` coverable hexes tried, for ``c`` = 1, 2
+    and on while the sets of three or more number ``EXACT_COVERS`` at most."""
+    inside = set(members)
+    best, total = [0], [0]
+    tried = 0
+    for c in range(1, len(coverable) + 1):
+        if c > 2:
+            tried += comb(len(coverable), c)
+            if tried > EXACT_COVERS:
+                break
+        b = t = 0
+        for cut in combinations(coverable, c):
+            left = inside - set(cut)
+            off = left - component(ph, left, nbrs)
+            b, t = max(b, largest_part(off, nbrs)), max(t, len(off))
+        best.append(b)
+        total.append(t)
+    if len(best) < 3:  # fewer than two coverable hexes: nothing more to cover
+        best += [best[-1]] * (3 - len(best))
+        total += [total[-1]] * (3 - len(total))
+    return best, total
 
 
 _SHAPES: dict[int, tuple[list[list[tuple[int, int, int]]], list[list[int]]]] = {}
@@ -130,14 +160,14 @@ class View:
     def split(self, gi: int, cuts: int) -> int:
         """Most hexes of city ``gi`` one part cut off its palace may hold, when at most
         ``cuts`` of its hexes are covered (R23; a cover needs no developer there, R11, though
-        his own may step aside, and no palace): exact for one or two covered hexes, or where
-        the city has no more hexes a tile may cover, else every hex but the palace and the
-        covered ones. A village: its size."""
+        his own may step aside, and no palace): exact where the covers are few enough to try
+        one by one (``_cuts``), else every hex but the palace and the covered ones. A
+        village: its size."""
         return self._cut_off(gi, cuts, 0)
 
     def split_total(self, gi: int, cuts: int) -> int:
         """Most hexes of city ``gi`` all the parts cut off its palace may hold together, as in
-        ``split`` (every hex but the palace and the covered ones for more than two)."""
+        ``split``."""
         return self._cut_off(gi, cuts, 1)
 
     def _cut_off(self, gi: int, cuts: int, which: int) -> int:
@@ -148,27 +178,29 @@ class View:
         # A cover needs a hex without a palace or an opponent's developer (R11), and none
         # becomes one during his turn (opponents stay, palaces stay): no more cuts than those.
         cuts = min(cuts, len(self.free_levels[gi]))
-        if cuts <= 2:
+        tried = len(got) - 1
+        if cuts <= tried:
             return max(got[1:cuts + 1], default=0)
-        return max(got[1], got[2], len(members) - 1 - 3)
+        return max(*got[1:], len(members) - 1 - (tried + 1))
 
     def _cuts(self, gi: int) -> tuple[list[int], list[int]]:
-        """Per number of covered hexes (1, 2) of city ``gi``: the largest part cut off its
-        palace, and all the parts together (cached)."""
+        """Per number ``c`` of covered hexes of city ``gi`` (index ``c``, from 1): the largest
+        part cut off its palace, and all the parts together; for one and two covered hexes,
+        and for more while the sets of covers stay few (``EXACT_COVERS``). Cached on the
+        city's layout: in a search most positions share their cities."""
         got = self._split.get(gi)
         if got is None:
             g, s = self.g, self.s
             members, ph = g.members[gi], g.palace[gi]
-            coverable = [h for h in members if not s.palace[h] and s.dev[h] in (-1, self.me)]
-            inside = set(members)
-            best, total = [0, 0, 0], [0, 0, 0]
-            for c in (1, 2):
-                for cut in combinations(coverable, c):
-                    left = inside - set(cut)
-                    off = left - component(ph, left, s.map.nbrs)
-                    best[c] = max(best[c], largest_part(off, s.map.nbrs))
-                    total[c] = max(total[c], len(off))
-            got = self._split[gi] = (best, total)
+            coverable = tuple(h for h in members if not s.palace[h] and s.dev[h] in (-1, self.me))
+            key = (ph, tuple(members), coverable)
+            got = _CUTS.get(key)
+            if got is None:
+                got = _CUTS[key] = _covers(members, ph, coverable, s.map.nbrs)
+                if len(_CUTS) > 4096:
+                    _CUTS.clear()
+                    _CUTS[key] = got
+            self._split[gi] = got
         return got
 
     def flat(self, h: int) -> int:
