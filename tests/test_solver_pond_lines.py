@@ -98,3 +98,23 @@ def test_r25_r38_a_walk_onto_the_ring_then_the_irrigation_that_encloses_a_new_po
     alone = s.copy()
     alone.push(Irrigate(j9))
     assert alone.players[s.to_move].score == s.players[s.to_move].score  # handed away
+
+
+def test_r27_r37_r38_irrigations_grow_the_pond_to_a_ring_his_free_move_holds() -> None:
+    """planner-66@268 (Red, 6 AP and the token): the pond J5 has nobody on its ring, and none
+    of Red's developers reaches it. Irrigating I5, I6, I7, J7 and K8 first (R37) grows it to six
+    spaces whose ring takes in hexes his developers walk to for free (R27: I3 to I4, or G12
+    to I8); the grown ring's two bare hexes L7, L8 take one tile (R14: M8 overhangs the rim),
+    which encloses it: 18 points (R38). Growing the pond one hex at a time, as the cover
+    search did, never got there (its best line scored 4)."""
+    from benchmarks.busy import position as busy_position
+
+    s = busy_position("66@268")
+    assert s.players[s.to_move].name == "Red" and s.token_bonus() == 1
+    best = 0
+    for line, token in pond_lines(s, s.turn.ap + s.token_bonus()):
+        out, _ = replay(s, [Token(), *line] if token else line)
+        if out.points > best:
+            best = out.points
+            assert sum(isinstance(a, Irrigate) for a in line) == 5 and isinstance(line[-1], Tile)
+    assert best == 18

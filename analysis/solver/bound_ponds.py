@@ -241,18 +241,18 @@ def pond_items(s: GameState, ap: int) -> list[Item]:
 
     for pond in ponds:
         p = set(pond)
-        add(p, _growths(p, irrigable, nbrs, supply, level, irr, ap), 0)
+        add(p, pond_growths(p, irrigable, nbrs, supply, level, irr, ap), 0)
     if supply:
         seen: set[frozenset[int]] = set()
         for h in s.map.hexes:
             if irrigable(h) and not any(irr[n] for n in nbrs[h]) and frozenset((h,)) not in seen:
                 p = {h}
                 seen.add(frozenset(p))
-                add(p, _growths(p, irrigable, nbrs, supply - 1, level, irr, ap - 1, seen), 1)
+                add(p, pond_growths(p, irrigable, nbrs, supply - 1, level, irr, ap - 1, seen), 1)
     return items
 
 
-def _growths(pond: set[int], ok: Callable[[int], bool], nbrs: Sequence[Sequence[int]], most: int,
+def pond_growths(pond: set[int], ok: Callable[[int], bool], nbrs: Sequence[Sequence[int]], most: int,
              level: Sequence[int], irrigated: Sequence[bool], ap: int,
              seen: set[frozenset[int]] | None = None) -> list[frozenset[int]]:
     """Connected sets of up to ``most`` irrigable hexes attached to ``pond`` (the empty set too)

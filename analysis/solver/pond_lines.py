@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from analysis.solver.bound_ponds import pond_growths
 from analysis.solver.bound_view import shapes_by_hex
 from analysis.solver.common import Deadline
 from core.actions import RICE, VILLAGE, Action, Enter, Irrigate, Move, Tile, Token
@@ -28,6 +29,7 @@ from core.paths import move_costs
 from core.state import GameState
 
 NODES = 4000  # cover-search nodes per pond and start, so that one pond cannot eat the limit
+GROWN = 24  # sets of irrigations tried per pond, the largest first (``_grown_ponds``)
 
 
 def pond_lines(s: GameState, budget: int, deadline: Deadline | None = None
@@ -61,8 +63,72 @@ def pond_lines(s: GameState, budget: int, deadline: Deadline | None = None
         if not found and ring_holder(c, ring) != c.to_move:
             for line in _late_holder(c, pond[0], ring, deadline):
                 yield line, token
+    for line in _grown_ponds(c, deadline):
+        yield line, token
     for line in _enclosing_irrigations(c):
         yield line, token
+
+
+def _grown_ponds(c: GameState, deadline: Deadline | None) -> Iterator[list[Action]]:
+    """Ponds enlarged first by irrigating a connected set of bare hexes next to them (R37: 3
+    more points a space), the largest sets first, then held and covered as above: the ring
+    that matters is the grown pond's, which a developer may reach where the old ring was out
+    of reach (planner-66@268: five irrigations, a free walk onto the grown ring and one tile,
+    18 points, which growing the pond one hex at a time, ``_covers``, never reached). At most ``GROWN``
+    sets a pond, each cover search capped as elsewhere."""
+    supply = min(c.irrigation_supply, c.turn.ap - 1)
+    if supply < 1:
+        return
+    nbrs = c.map.nbrs
+    ok = {h for h in c.map.central if c.is_legal(Irrigate(h))}
+    for pond in all_ponds(c.map.hexes, c.irrigated, nbrs):
+        sets = pond_growths(set(pond), ok.__contains__, nbrs, supply, c.level, c.irrigated, c.turn.ap)
+        sets = sorted((e for e in sets if e), key=len, reverse=True)[:GROWN]
+        for extra in sets:
+            if deadline is not None and deadline.over():
+                return
+            irrs: list[Action] = [Irrigate(h) for h in _outward(set(pond), extra, nbrs)]
+            done = _push_all(c, irrs)
+            if done == len(irrs):
+                yield from ([*irrs, *line] for line in _held_covers(c, pond[0], deadline))
+            for _ in range(done):
+                c.pop()
+
+
+def _outward(pond: set[int], extra: frozenset[int], nbrs: list[tuple[int, ...]]) -> list[int]:
+    """The hexes of ``extra`` in an order where each one touches the pond grown so far, so
+    that every irrigation joins it (R37) and none makes a pond of its own."""
+    order: list[int] = []
+    left, have = set(extra), set(pond)
+    while left:
+        h = min(x for x in left if any(n in have for n in nbrs[x]))
+        order.append(h)
+        left.discard(h)
+        have.add(h)
+    return order
+
+
+def _held_covers(c: GameState, seed: int, deadline: Deadline | None) -> Iterator[list[Action]]:
+    """Lines that win the highest position on the ring of the pond holding ``seed`` and cover
+    its bare neighbours (the first that the capped cover search finds); where no walk wins the
+    ring first, the tiles first (``_late_holder``)."""
+    ring = pond_ring(pond_at(seed, c.irrigated, c.map.nbrs), c.map.nbrs)
+    bare = [h for h in ring if c.level[h] == 0]
+    if not bare or -(-len(bare) // 3) > c.turn.ap:
+        return
+    for pre in _holder_steps(c, ring):
+        done = _push_all(c, pre)
+        if done == len(pre):
+            cover = _cover_search(c, seed, deadline, [0])
+            if cover is not None:
+                for _ in range(done):
+                    c.pop()
+                yield [*pre, *cover]
+                return
+        for _ in range(done):
+            c.pop()
+    if ring_holder(c, ring) != c.to_move:
+        yield from _late_holder(c, seed, ring, deadline)
 
 
 def _enclosing_irrigations(c: GameState) -> Iterator[list[Action]]:
