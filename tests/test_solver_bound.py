@@ -807,3 +807,18 @@ def test_r11_r23_a_city_is_cut_no_further_than_its_hexes_a_tile_may_cover(pid: s
             else:
                 assert got[0] >= part and got[1] >= total, (gi, cuts)
     assert few >= 2
+
+
+def test_r37_the_ponds_of_the_bound_irrigate_no_more_than_the_supply_holds() -> None:
+    """R37: every irrigation comes from the one supply, whichever pond it grows or makes.
+    planner-57@183 (7 AP with the token, 4 irrigation tiles left): two new ponds far apart
+    used to take 6 irrigations between them (18 points of ponds); no option may now take
+    more than the 4 left."""
+    from analysis.solver.bound_ponds import pond_options
+    from benchmarks.busy import position as busy_position
+
+    s = busy_position("57@183")
+    ap = s.turn.ap + s.token_bonus()
+    assert s.irrigation_supply == 4 and ap == 7
+    opts = pond_options(s, ap)
+    assert opts and max(o[1] for o in opts) == 4

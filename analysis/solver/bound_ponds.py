@@ -361,13 +361,15 @@ def pond_options(s: GameState, ap: int) -> list[tuple[int, ...]]:
     """Pond side: (tiles, irrigations, tiles with bridges, paid arrival, points); clusters add
     their tiles."""
     pond: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
+    supply = s.irrigation_supply  # R37: every irrigation, in any cluster, comes from it
     for cluster in clusters(pond_items(s, ap), s):
         table = cluster_table(cluster, ap, s)
         grown = dict(pond)
         for (t, i, b, a), pts in pond.items():
             for ct, ci, cb, ca, cp in table:
                 key4 = (t + ct, i + ci, max(b, cb), max(a, ca))
-                if max(key4[0], key4[2]) + key4[1] + key4[3] <= ap and grown.get(key4, -1) < pts + cp:
+                if (max(key4[0], key4[2]) + key4[1] + key4[3] <= ap and key4[1] <= supply
+                        and grown.get(key4, -1) < pts + cp):
                     grown[key4] = pts + cp
         pond = grown
     return pareto([(*k, p) for k, p in pond.items()])
