@@ -118,3 +118,22 @@ def test_r27_r37_r38_irrigations_grow_the_pond_to_a_ring_his_free_move_holds() -
             best = out.points
             assert sum(isinstance(a, Irrigate) for a in line) == 5 and isinstance(line[-1], Tile)
     assert best == 18
+
+
+def test_r37_r38_four_irrigations_make_a_new_pond_that_one_tile_encloses() -> None:
+    """planner-57@183 (Green, 7 AP with the token, 4 irrigation tiles left): E7, E8, E9 and F8
+    lie bare among land; irrigated one after another they make one new pond (R37: each
+    touches the ones before) whose one bare neighbour left, D7, a single rice tile covers,
+    enclosing four spaces for the ring's holder, Green: 12 points (R38) for 5 AP. No
+    existing pond leads there, so only the new ponds' search finds it."""
+    from benchmarks.busy import position as busy_position
+
+    s = busy_position("57@183")
+    assert s.players[s.to_move].name == "Green" and s.irrigation_supply == 4
+    best: tuple[int, list[str]] = (0, [])
+    for line, token in pond_lines(s, s.turn.ap + s.token_bonus()):
+        out, _ = replay(s, [Token(), *line] if token else line)
+        if out.points > best[0]:
+            best = (out.points, [str(a) for a in line])
+    assert best[0] == 12
+    assert sum(a.startswith("irrigate") for a in best[1]) == 4

@@ -71,37 +71,60 @@ def pond_lines(s: GameState, budget: int, deadline: Deadline | None = None
 
 def _grown_ponds(c: GameState, deadline: Deadline | None) -> Iterator[list[Action]]:
     """Ponds enlarged first by irrigating a connected set of bare hexes next to them (R37: 3
-    more points a space), the largest sets first, then held and covered as above: the ring
-    that matters is the grown pond's, which a developer may reach where the old ring was out
-    of reach (planner-66@268: five irrigations, a free walk onto the grown ring and one tile,
-    18 points, which growing the pond one hex at a time, ``_covers``, never reached). At most ``GROWN``
-    sets a pond, each cover search capped as elsewhere."""
+    more points a space), and new ponds made the same way from one bare hex, the largest sets
+    first, then held and covered as above: the ring that matters is the grown pond's, which a
+    developer may reach where the old ring was out of reach (planner-66@268: five
+    irrigations, a free walk onto the grown ring and one tile, 18 points, which growing the
+    pond one hex at a time, ``_covers``, never reached). At most ``GROWN`` sets a pond, and as
+    many new ponds in all, each cover search capped as elsewhere."""
     supply = min(c.irrigation_supply, c.turn.ap - 1)
     if supply < 1:
         return
-    nbrs = c.map.nbrs
+    nbrs, level, irr = c.map.nbrs, c.level, c.irrigated
     ok = {h for h in c.map.central if c.is_legal(Irrigate(h))}
-    for pond in all_ponds(c.map.hexes, c.irrigated, nbrs):
-        sets = pond_growths(set(pond), ok.__contains__, nbrs, supply, c.level, c.irrigated, c.turn.ap)
-        sets = sorted((e for e in sets if e), key=len, reverse=True)[:GROWN]
-        for extra in sets:
-            if deadline is not None and deadline.over():
-                return
-            irrs: list[Action] = [Irrigate(h) for h in _outward(set(pond), extra, nbrs)]
-            done = _push_all(c, irrs)
-            if done == len(irrs):
-                yield from ([*irrs, *line] for line in _held_covers(c, pond[0], deadline))
-            for _ in range(done):
-                c.pop()
+    tries: list[list[list[int]]] = []  # per pond (the new ones last, together): irrigations
+    for pond in all_ponds(c.map.hexes, irr, nbrs):
+        sets = pond_growths(set(pond), ok.__contains__, nbrs, supply, level, irr, c.turn.ap)
+        tries.append([_outward(set(pond), e, nbrs) for e in _largest(c, set(pond), sets)])
+    seen: set[frozenset[int]] = set()
+    fresh: list[frozenset[int]] = []
+    for h in sorted(ok):
+        if not any(irr[n] for n in nbrs[h]):
+            seen.add(frozenset((h,)))
+            fresh += [e | {h} for e in pond_growths({h}, ok.__contains__, nbrs, supply - 1, level,
+                                                    irr, c.turn.ap - 1, seen)]
+    tries.append([_outward(set(), e, nbrs) for e in _largest(c, set(), fresh)])
+    for hexes in (x for pond_tries in tries for x in pond_tries):
+        if deadline is not None and deadline.over():
+            return
+        irrs: list[Action] = [Irrigate(h) for h in hexes]
+        done = _push_all(c, irrs)
+        if done == len(irrs):
+            yield from ([*irrs, *line] for line in _held_covers(c, hexes[0], deadline))
+        for _ in range(done):
+            c.pop()
+
+
+def _largest(c: GameState, pond: set[int], sets: list[frozenset[int]]) -> list[frozenset[int]]:
+    """The ``GROWN`` best non-empty sets of irrigations for ``pond``: the largest first, and
+    of those the ones whose grown pond leaves the fewest bare neighbours to cover."""
+    nbrs, level, irr = c.map.nbrs, c.level, c.irrigated
+
+    def bare(e: frozenset[int]) -> int:
+        q = pond | e
+        return sum(1 for n in {n for h in q for n in nbrs[h]} - q if level[n] == 0 and not irr[n])
+
+    return sorted((e for e in sets if e), key=lambda e: (-len(e), bare(e)))[:GROWN]
 
 
 def _outward(pond: set[int], extra: frozenset[int], nbrs: list[tuple[int, ...]]) -> list[int]:
-    """The hexes of ``extra`` in an order where each one touches the pond grown so far, so
-    that every irrigation joins it (R37) and none makes a pond of its own."""
+    """The hexes of ``extra`` in an order where each one touches the pond grown so far (from
+    its lowest hex, for a new pond), so that every irrigation joins it (R37) and none makes a
+    pond of its own."""
     order: list[int] = []
     left, have = set(extra), set(pond)
     while left:
-        h = min(x for x in left if any(n in have for n in nbrs[x]))
+        h = min(x for x in left if not have or any(n in have for n in nbrs[x]))
         order.append(h)
         left.discard(h)
         have.add(h)
