@@ -822,3 +822,23 @@ def test_r37_the_ponds_of_the_bound_irrigate_no_more_than_the_supply_holds() -> 
     assert s.irrigation_supply == 4 and ap == 7
     opts = pond_options(s, ap)
     assert opts and max(o[1] for o in opts) == 4
+
+
+def test_r11_r14_r37_no_tile_of_the_cover_lies_on_a_hex_the_line_irrigates() -> None:
+    """planner-66@268 (Red, 7 AP with the token, 6 irrigation tiles): five irrigations grow
+    the pond J5 to six spaces and one tile on L7, L8, M8 encloses it (18 points, replayed
+    below). A sixth irrigation on L8 would make it seven (21), but then L7 and M8 are left
+    bare, and the only flat triangles over both lie on L8 (irrigated: R11, a tile there first
+    would have left it land, R37) or on the rim hex M7 (R14: 1 AP more): 6 + 1 + 1 AP, more
+    than 7. The bound's covers no longer use shapes over the hexes the option irrigates, so
+    its ponds top at 18."""
+    from analysis.solver.bound_ponds import pond_options
+    from benchmarks.busy import position as busy_position
+    from core.actions import parse_actions
+
+    s = busy_position("66@268")
+    ap = s.turn.ap + s.token_bonus()
+    line = parse_actions("irrigate I5; irrigate I6; irrigate I7; irrigate J7; irrigate K8; "
+                         "move G12 I8; tile L7v L8r M8r")
+    assert replay(s, line)[0].points == 18
+    assert max(o[-1] for o in pond_options(s, ap)) == 18

@@ -22,14 +22,17 @@ from core.groups import all_ponds
 from core.state import GameState
 
 
-def _cover(s: GameState, bare: set[int], budget: int = 7) -> tuple[int, int] | None:
+def _cover(s: GameState, bare: set[int], budget: int = 7, avoid: frozenset[int] = frozenset()
+           ) -> tuple[int, int] | None:
     """(fewest land tiles that can cover these bare hexes, extra AP for the rim hexes among
     them and next to them, ``_overhang``), None when they cannot all be covered. A tile lies
     flat (R12) on level-0 hexes; if ``c(h)`` is the most of ``bare`` one tile through ``h`` can
     cover, each tile covers at most 1 in the sum of ``1/c(h)``, so that sum is a lower bound. A
     hex no flat pair or triangle of his supplies covers needs a one-space tile of his own
     (R10), one each. Where that sum is below the number of hexes, a search (``_fewest_tiles``)
-    finds the fewest tiles, up to ``budget`` AP with the overhang's."""
+    finds the fewest tiles, up to ``budget`` AP with the overhang's. No tile covers a hex of
+    ``avoid``: the bare hexes the line irrigates to grow the pond (R37: a tile there first
+    would leave it land, never irrigated; R11: none on it after)."""
     if not bare:
         return 0, 0
     tris, pairs = shapes_by_hex(s)
@@ -44,26 +47,26 @@ def _cover(s: GameState, bare: set[int], budget: int = 7) -> tuple[int, int] | N
         multi = False
         if two:
             for x in pairs[h]:
-                if level[x] == 0 and not irr[x]:
+                if level[x] == 0 and not irr[x] and x not in avoid:
                     multi = True
                     c = max(c, 1 + (x in bare))
         if three and c < 3:
             for tri in tris[h]:
-                if all(level[x] == 0 and not irr[x] for x in tri):
+                if all(level[x] == 0 and not irr[x] and x not in avoid for x in tri):
                     multi = True
                     c = max(c, sum(1 for x in tri if x in bare))
         only_single += not multi
         sixths += 6 // c
     if only_single > me.villages + me.rice:
         return None
-    rim = _overhang(s, bare)
+    rim = _overhang(s, bare, avoid)
     least = -(-sixths // 6)
     if least < len(bare) and least + rim <= budget:
-        least = _fewest_tiles(s, bare, least, budget - rim)
+        least = _fewest_tiles(s, bare, least, budget - rim, avoid)
     return least, rim
 
 
-def _overhang(s: GameState, bare: set[int]) -> int:
+def _overhang(s: GameState, bare: set[int], avoid: frozenset[int] = frozenset()) -> int:
     """The fewest extra AP (R14) any flat cover of ``bare`` pays: each tile over a bare hex
     lies on level 0, so each of its hexes outside Java-Centre carries no tile and costs 1 AP
     more. Every bare rim hex pays; and bare hexes no two of which one tile can cover (not
@@ -74,7 +77,8 @@ def _overhang(s: GameState, bare: set[int]) -> int:
     m = s.map
     least: dict[int, int] = {}
     for h in bare:
-        costs = [sum(1 for x in shape if not m.is_central(x)) for shape, _ in shapes[h]]
+        costs = [sum(1 for x in shape if not m.is_central(x)) for shape, _ in shapes[h]
+                 if avoid.isdisjoint(shape)]
         least[h] = min(costs, default=0)
     apart, chosen = 0, set()
     for h in sorted(bare, key=lambda x: (-least[x], x)):
@@ -119,7 +123,8 @@ def _flat_shapes(s: GameState) -> list[list[tuple[tuple[int, ...], int]]]:
     return got
 
 
-def _fewest_tiles(s: GameState, bare: set[int], least: int, most: int) -> int:
+def _fewest_tiles(s: GameState, bare: set[int], least: int, most: int,
+                  avoid: frozenset[int] = frozenset()) -> int:
     """The fewest flat tiles of his supplies that cover ``bare`` (R10, R12), searched from
     ``least`` (a lower bound) up to ``most`` (``most + 1`` where even that many cannot):
     every tile over a bare hex lies on level 0, so only the singles, pairs and triangles
@@ -129,8 +134,8 @@ def _fewest_tiles(s: GameState, bare: set[int], least: int, most: int) -> int:
     count it was trying, still a lower bound."""
     shapes = _flat_shapes(s)
     me = s.players[s.to_move]
-    options = {h: sorted({(frozenset(x for x in shape if x in bare), k) for shape, k in shapes[h]},
-                         key=lambda o: -len(o[0])) for h in bare}
+    options = {h: sorted({(frozenset(x for x in shape if x in bare), k) for shape, k in shapes[h]
+                          if avoid.isdisjoint(shape)}, key=lambda o: -len(o[0])) for h in bare}
     supply = [me.villages + me.rice, me.doubles, s.triples]
     nodes = 0
 
@@ -218,7 +223,7 @@ def pond_items(s: GameState, ap: int) -> list[Item]:
             if not bare and not extra and not seed_irr:
                 continue  # enclosed already: scored once, ever (R38)
             n_irr = len(extra) + seed_irr
-            cover = _cover(s, bare, ap - n_irr)
+            cover = _cover(s, bare, ap - n_irr, frozenset(h for h in q if not irr[h]))
             if cover is None:
                 continue
             tiles, rim = cover
