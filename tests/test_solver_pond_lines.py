@@ -137,3 +137,24 @@ def test_r37_r38_four_irrigations_make_a_new_pond_that_one_tile_encloses() -> No
             best = (out.points, [str(a) for a in line])
     assert best[0] == 12
     assert sum(a.startswith("irrigate") for a in best[1]) == 4
+
+
+def test_r25_r37_r38_the_walk_onto_the_ring_goes_before_the_irrigation_that_encloses() -> None:
+    """planner-66@268: irrigating F5, F6, F7 and G8 grows the pond E5 to five spaces whose
+    ring is all land, so the last irrigation encloses it (R38) and scores for whoever holds
+    the ring then: Yellow on D4 (level 2) unless Red stands there first with a greater key
+    (R24, R25: two developers, (2, 1) beats (2)). The line walks before that irrigation and
+    scores 15 (a tile is still owed, R8, which other steps of the turn pay)."""
+    from analysis.solver.common import step_outcome
+    from benchmarks.busy import position as busy_position
+
+    s = busy_position("66@268")
+    found = 0
+    for line, token in pond_lines(s, s.turn.ap + s.token_bonus()):
+        if not isinstance(line[-1], Irrigate):
+            continue
+        c = s.copy()
+        points = [step_outcome(c, a).points for a in ([Token(), *line] if token else line)]
+        assert points[-1] == sum(points) and not any(isinstance(a, Tile) for a in line)
+        found = max(found, points[-1])
+    assert found == 15

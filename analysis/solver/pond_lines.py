@@ -98,9 +98,17 @@ def _grown_ponds(c: GameState, deadline: Deadline | None) -> Iterator[list[Actio
         if deadline is not None and deadline.over():
             return
         irrs: list[Action] = [Irrigate(h) for h in hexes]
-        done = _push_all(c, irrs)
-        if done == len(irrs):
-            yield from ([*irrs, *line] for line in _held_covers(c, hexes[0], deadline))
+        done = _push_all(c, irrs[:-1])
+        if done == len(irrs) - 1:
+            ring = pond_ring([*pond_at(hexes[0], c.irrigated, nbrs), hexes[-1]], nbrs)
+            if any(c.level[x] == 0 and x != hexes[-1] for x in ring):
+                if _push_all(c, irrs[-1:]):
+                    yield from ([*irrs, *line] for line in _held_covers(c, hexes[0], deadline))
+                    c.pop()
+            else:
+                # The last irrigation encloses it (R38): the walk that wins its ring goes first.
+                yield from ([*irrs[:-1], *pre, irrs[-1]] for pre in _holder_steps(c, ring)[:1]
+                            if _fits(c, [*pre, irrs[-1]]))
         for _ in range(done):
             c.pop()
 
@@ -198,6 +206,14 @@ def _late_holder(c: GameState, seed: int, ring: list[int], deadline: Deadline | 
                     break
         for _ in range(done):
             c.pop()
+
+
+def _fits(c: GameState, line: list[Action]) -> bool:
+    """Whether every action of ``line`` is legal in turn from here (``c`` is left as it was)."""
+    done = _push_all(c, line)
+    for _ in range(done):
+        c.pop()
+    return done == len(line)
 
 
 def _push_all(c: GameState, line: list[Action]) -> int:
