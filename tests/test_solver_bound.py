@@ -842,3 +842,39 @@ def test_r11_r14_r37_no_tile_of_the_cover_lies_on_a_hex_the_line_irrigates() -> 
                          "move G12 I8; tile L7v L8r M8r")
     assert replay(s, line)[0].points == 18
     assert max(o[-1] for o in pond_options(s, ap)) == 18
+
+
+def test_r11_r23_r28_a_palace_in_a_part_needs_a_part_the_covers_can_make() -> None:
+    """planner-44@191 (Red, 6 AP): the city D8 (palace 10) has ten hexes, seven under
+    developers; a tile may cover only F9, C7 and Red's own D9 (R11). Covering them cuts off
+    E10–F9 (Green level 3 on E10) or B7 (Green level 1) and nothing else, so a new palace in
+    a part (R23, R28) needs Red above Green there and two hexes besides Green's: none of
+    these parts can give that with the tiles he has. The bound used to cut Green off such a
+    part for a hex (11: a 2 there, then D12's 10 and a festival); with the parts the covers
+    make it is the 10 of the line below."""
+    from analysis.solver.bound_view import View
+    from benchmarks.busy import position as busy_position
+    from core.actions import parse_actions
+    from tests.helpers import H
+
+    s = busy_position("44@191")
+    assert s.players[s.to_move].name == "Red" and s.turn.ap == 6 and not s.token_bonus()
+    line = parse_actions("tile D15v D16r E16r; tile E15v E16r F15r; move E14 E15; enter D15; "
+                         "palace D12 10; draw faceup; festival D12 DM")
+    assert replay(s, line)[0].points == 10
+    v = View(s, 6)
+    city = s.groups().label[H("D8")]
+    assert len(v.free_levels[city]) == 3 and v.cut_parts(city, 6) is not None
+    assert upper_bound(s, 6) == 10
+
+
+def test_the_meet_of_two_relaxations_covers_what_both_allow() -> None:
+    """``meet``: a line needing at least (2 actions, 1 tile) for 3 points is covered by (1, 1,
+    5) of one relaxation and (2, 0, 3) of the other, and by their meet (2, 1, 3); nothing of
+    the meet scores more than either allows with those counts."""
+    from analysis.solver.bound_view import meet
+
+    assert meet([(1, 1, 5)], [(2, 0, 3)]) == [(2, 1, 3)]
+    # pairwise, then the dominated (1, 2, 2) dropped
+    got = meet([(1, 1, 5), (1, 0, 2)], [(2, 0, 3), (0, 2, 4)])
+    assert sorted(got) == [(1, 2, 4), (2, 0, 2), (2, 1, 3)]

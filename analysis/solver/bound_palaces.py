@@ -6,7 +6,7 @@ total an upper bound on what it earns; ``bound.py``'s docstring gives the reason
 from __future__ import annotations
 
 from analysis.solver.bound_growth import one_tile_growths, two_tile_growths
-from analysis.solver.bound_view import Comps, View, pareto, rank
+from analysis.solver.bound_view import Comps, View, meet, pareto, rank
 from core.legality import PALACE_VALUES
 
 
@@ -85,7 +85,8 @@ def _joined_size(v: View, o: int, cut: bool, top: int, cuts: int) -> int:
 
 def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old: int,
                     comps: Comps | None = None, reach: int = 0, lift: list[int] | None = None,
-                    part: tuple[int, dict[int, list[int]]] | None = None) -> list[tuple[int, int, int, int]]:
+                    part: tuple[int, dict[int, list[int]]] | None = None, made: bool = False
+                    ) -> list[tuple[int, int, int, int]]:
     """Options ``(1, k, paid arrivals, points)`` for a palace in group ``gi`` after ``k`` growth
     tiles that add ``grow`` hexes and may join the villages ``joined``, no developer of his
     standing higher than ``reach``.
@@ -101,7 +102,8 @@ def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old:
     these groups and per paid arrival (1 AP at least), each group's keys are beaten on their
     own (merged keys only grow), and the ``2 · grow`` largest groups join. ``part``: (most
     hexes, opponents' levels) of the part of the group that gets the palace, where not all of
-    it does (R23): no more than ``View.split`` either."""
+    it does (R23): no more than ``View.split`` either; ``made``: that part is one the covers
+    make (``View.cut_parts``), every opponent in it stays."""
     g, ap = v.g, v.ap
     exact = comps is not None
     size0, self_levels = part if part is not None else (len(g.members[gi]), v.opp_levels[gi])
@@ -126,7 +128,8 @@ def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old:
         key = _key(comps, arrive) if comps is not None else tuple(pool[:have + arrive])
         # Only an opponent he may not beat is worth cutting off (his key only shrinks when
         # villages stay out); the others stay.
-        strong = [p for p in self_levels if rank(merged[p] if exact else self_levels[p]) >= key]
+        # (none where ``made``: the part is one the covers make, with every opponent in it)
+        strong = [] if made else [p for p in self_levels if rank(merged[p] if exact else self_levels[p]) >= key]
         best = 0
         for drop in range(1 << len(strong)):  # the opponents cut off this group
             gone_p = {p for i, p in enumerate(strong) if drop >> i & 1}
@@ -236,12 +239,16 @@ def palace_events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
                 for h in members:
                     if s.dev[h] >= 0 and s.dev[h] != v.me and s.level[h] <= reach:
                         levels.setdefault(s.dev[h], []).append(s.level[h])
-                part = (max(0, len(members) - 2 - above), levels)
-                if k <= 2:
-                    for grow, comps, joined in (one_tile_growths if k == 1 else two_tile_growths)(v, gi, True):
-                        second += _ranked_options(v, gi, k, grow, joined, 0, comps=comps, part=part)
-                else:
-                    second += _ranked_options(v, gi, k, k, list(within), 0, reach=reach, part=part)
+                single = _part_options(v, gi, k, within, reach, [(max(0, len(members) - 2 - above), levels)])
+                # Where every set of covers can be tried, the parts themselves, each with every
+                # opponent standing in it (``View.cut_parts``), and room for the palace and for
+                # him (R28: two hexes without an opponent, the ``k`` tiles' new hexes
+                # included): a line both ways allow.
+                made = v.cut_parts(gi, 2 * k) if single else None
+                if made is not None:
+                    single = meet(single, _part_options(v, gi, k, within, reach, [
+                        (n, lv) for n, lv in made if n - sum(map(len, lv.values())) + k >= 2], made=True))
+                second += single
                 # R28: each new palace stands on a village hex without a developer, in a part
                 # where a developer of his stands too: two hexes of the part. A part no tile's
                 # village hex (R10: one per tile) joins to new hexes or other groups has them
@@ -263,6 +270,22 @@ def palace_events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
         if ap >= 6 and best_value(v, 4, 0) >= 4:
             opts.append((1, 4, 1, 2))
         out.append((-1, opts))
+    return out
+
+
+def _part_options(v: View, gi: int, k: int, within: dict[int, int], reach: int,
+                  parts: list[tuple[int, dict[int, list[int]]]], made: bool = False
+                  ) -> list[tuple[int, ...]]:
+    """``_ranked_options`` for one new palace in a part cut off city ``gi`` with ``k`` tiles,
+    over the ``parts`` it may be (most hexes, opponents' levels there); ``made``: the parts the
+    covers make, each with every opponent in it."""
+    out: list[tuple[int, ...]] = []
+    for part in parts:
+        if k <= 2:
+            for grow, comps, joined in (one_tile_growths if k == 1 else two_tile_growths)(v, gi, True):
+                out += _ranked_options(v, gi, k, grow, joined, 0, comps=comps, part=part, made=made)
+        else:
+            out += _ranked_options(v, gi, k, k, list(within), 0, reach=reach, part=part, made=made)
     return out
 
 

@@ -56,6 +56,58 @@ def _covers(members: list[int], ph: int, coverable: tuple[int, ...],
         total += [total[-1]] * (3 - len(total))
     return best, total
 
+_PARTS: dict[tuple[object, ...], list[tuple[int, dict[int, list[int]]]]] = {}
+
+
+def _cut_parts(members: list[int], ph: int, coverable: tuple[int, ...],
+               opps: tuple[tuple[int, int, int], ...], cuts: int,
+               nbrs: Sequence[Sequence[int]]) -> list[tuple[int, dict[int, list[int]]]]:
+    """``View.cut_parts`` worked out: every set of at most ``cuts`` covers tried."""
+    inside = set(members)
+    seen: set[frozenset[int]] = set()
+    for c in range(1, cuts + 1):
+        for cut in combinations(coverable, c):
+            left = inside - set(cut)
+            off = left - component(ph, left, nbrs)
+            parts = []
+            while off:
+                part = frozenset(component(next(iter(off)), off, nbrs))
+                off -= part
+                parts.append(part)
+            for mask in range(1, 1 << len(parts)):
+                seen.add(frozenset().union(*(p for i, p in enumerate(parts) if mask >> i & 1)))
+    out: dict[tuple[object, ...], tuple[int, dict[int, list[int]]]] = {}
+    for part in seen:
+        levels: dict[int, list[int]] = {}
+        for h, d, lv in opps:
+            if h in part:
+                levels.setdefault(d, []).append(lv)
+        key = (len(part), tuple(sorted((d, tuple(sorted(lv))) for d, lv in levels.items())))
+        out[key] = (len(part), levels)
+    # A part no larger than another, with each opponent's developers there a superset of his
+    # there, gives no palace the other does not (the caller takes the best of them).
+    kept = list(out.values())
+    return [a for a in kept if not any(b is not a and b[0] >= a[0] and _within(b[1], a[1]) for b in kept)]
+
+
+def _within(small: dict[int, list[int]], big: dict[int, list[int]]) -> bool:
+    """Each opponent's levels in ``small`` are some of his levels in ``big``."""
+    for p, lv in small.items():
+        rest = list(big.get(p, ()))
+        for x in lv:
+            if x not in rest:
+                return False
+            rest.remove(x)
+    return True
+
+
+
+def meet(a: Sequence[tuple[int, ...]], b: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """Options two admissible relaxations of the same event both allow: a line that one option
+    of each covers (its counts at least the option's, its points at most) is covered by their
+    meet, the larger of each count and the smaller points."""
+    a, b = pareto(a), pareto(b)
+    return pareto([(*(max(x, y) for x, y in zip(o[:-1], q[:-1])), min(o[-1], q[-1])) for o in a for q in b])
 
 _SHAPES: dict[int, tuple[list[list[tuple[int, int, int]]], list[list[int]]]] = {}
 
@@ -201,6 +253,28 @@ class View:
                     _CUTS.clear()
                     _CUTS[key] = got
             self._split[gi] = got
+        return got
+
+    def cut_parts(self, gi: int, cuts: int) -> list[tuple[int, dict[int, list[int]]]] | None:
+        """What covering at most ``cuts`` hexes of city ``gi`` may cut off its palace (R23),
+        where ``_cuts`` tries every set of covers: per set, its parts and any of them joined
+        (new village hexes may join them again), as (hexes, opponent -> his levels there). The
+        opponents' developers never move in his turn, so a part holds every one of them that
+        stands in it. None where the covers are too many to try."""
+        cuts = min(cuts, len(self.free_levels[gi]))
+        if cuts > len(self._cuts(gi)[0]) - 1:
+            return None
+        s, me = self.s, self.me
+        members, ph = self.g.members[gi], self.g.palace[gi]
+        coverable = tuple(h for h in members if not s.palace[h] and s.dev[h] in (-1, me))
+        opps = tuple((h, s.dev[h], s.level[h]) for h in members if s.dev[h] not in (-1, me))
+        key = (ph, tuple(members), coverable, opps, cuts)
+        got = _PARTS.get(key)
+        if got is None:
+            got = _PARTS[key] = _cut_parts(members, ph, coverable, opps, cuts, s.map.nbrs)
+            if len(_PARTS) > 4096:
+                _PARTS.clear()
+                _PARTS[key] = got
         return got
 
     def flat(self, h: int) -> int:
