@@ -878,3 +878,27 @@ def test_the_meet_of_two_relaxations_covers_what_both_allow() -> None:
     # pairwise, then the dominated (1, 2, 2) dropped
     got = meet([(1, 1, 5), (1, 0, 2)], [(2, 0, 3), (0, 2, 4)])
     assert sorted(got) == [(1, 2, 4), (2, 0, 2), (2, 1, 3)]
+
+
+def test_r10_r12_r14_a_pond_ring_covered_only_over_the_rim_costs_its_overhang() -> None:
+    """planner-64@161 (Blue, one one-space tile of his own): the pond C7–E7 (six spaces) has
+    seven bare neighbours. B6 lies only under triangles over the rim (A6, A7, B5) and D8
+    only under C8–C9–D8 (C9 rim), unless the one-space tile covers one of them (R10, R14);
+    each bare hex's first tile lies flat on level 0 (R12), so those tiles never overlap.
+    Every cover then pays 2 AP of overhang at least, with 4 tiles (the one below pays
+    exactly that: 6 AP); the bound counted none."""
+    from analysis.solver.bound_ponds import _cover
+    from benchmarks.busy import position as busy_position
+    from core.actions import Token, parse_actions
+    from tests.helpers import H
+
+    s = busy_position("64@161")
+    me = s.players[s.to_move]
+    assert me.name == "Blue" and me.villages + me.rice == 1 and me.doubles == 0
+    bare = {H(h) for h in ("B6", "B7", "C8", "D8", "E4", "F4", "F5")}
+    assert _cover(s, bare, 7) == (4, 2)
+    c = s.copy()
+    c.push(Token())
+    for a in parse_actions("tile F5r; tile C8v C9r D8r; tile E4v F3r F4r; tile A7v B6r B7r"):
+        c.push(a)
+    assert c.turn.ap == 7 - 6 and all(c.level[h] > 0 for h in bare)

@@ -63,7 +63,64 @@ def _cover(s: GameState, bare: set[int], budget: int = 7, avoid: frozenset[int] 
     least = -(-sixths // 6)
     if least < len(bare) and least + rim <= budget:
         least = _fewest_tiles(s, bare, least, budget - rim, avoid)
+    if least + rim <= budget and len(bare) <= EXACT_BARE:
+        try:
+            exact = _disjoint_cover(s, bare, budget, avoid)
+        except OverflowError:  # past its nodes: the estimates above stand
+            exact = (least, rim)
+        if exact is None:
+            return None
+        least, rim = max(least, exact[0]), max(rim, exact[1])
     return least, rim
+
+
+EXACT_BARE = 9  # bare hexes ``_disjoint_cover`` tries to cover exactly, at most
+COVER_NODES = 2000  # its search nodes; past them the estimates above stand
+
+
+def _disjoint_cover(s: GameState, bare: set[int], budget: int, avoid: frozenset[int]
+                    ) -> tuple[int, int] | None:
+    """(fewest tiles, fewest overhang AP) of any cover of ``bare`` within ``budget`` AP, each
+    the least over every cover (not of one cover); None where none fits; OverflowError where
+    the search runs past ``COVER_NODES``. Every bare hex is first covered by a tile lying flat on
+    level 0 (R12), and a tile laid before it raised its own hexes, so those first tiles are
+    disjoint flat shapes of level-0 hexes without irrigation now, none on ``avoid`` (R11,
+    R37), of his supplies (R10), each rim hex of them 1 AP more (R14)."""
+    shapes = _flat_shapes(s)
+    m = s.map
+    me = s.players[s.to_move]
+    supply = [me.villages + me.rice, me.doubles, s.triples]
+    by_hex = {h: [(frozenset(shape), kind, sum(1 for x in shape if not m.is_central(x)))
+                  for shape, kind in shapes[h] if avoid.isdisjoint(shape)] for h in bare}
+    best = [99, 99]
+    nodes = 0
+
+    def dfs(left: frozenset[int], used: frozenset[int], tiles: int, rim: int) -> None:
+        nonlocal nodes
+        if not left:
+            if tiles + rim <= budget:
+                best[0], best[1] = min(best[0], tiles), min(best[1], rim)
+            return
+        nodes += 1
+        if nodes > COVER_NODES:
+            raise OverflowError
+        if tiles + 1 + rim > budget or (tiles + 1 >= best[0] and rim >= best[1]):
+            return  # no room, or nothing better on either count down here
+        fits: list[tuple[frozenset[int], int, int]] | None = None  # of the hex with fewest
+        for h in left:
+            here = [o for o in by_hex[h] if supply[o[1]] and used.isdisjoint(o[0])]
+            if not here:
+                return
+            if fits is None or len(here) < len(fits):
+                fits = here
+        assert fits is not None
+        for shape, kind, extra in sorted(fits, key=lambda o: (-len(o[0] & left), o[2])):
+            supply[kind] -= 1
+            dfs(left - shape, used | shape, tiles + 1, rim + extra)
+            supply[kind] += 1
+
+    dfs(frozenset(bare), frozenset(), 0, 0)
+    return None if best[0] == 99 else (best[0], best[1])
 
 
 def _overhang(s: GameState, bare: set[int], avoid: frozenset[int] = frozenset()) -> int:
