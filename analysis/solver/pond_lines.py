@@ -6,7 +6,9 @@ R25: a developer moves or enters onto a ring hex, perhaps onto a tile laid to li
 cover every bare neighbour with land tiles lying flat (R12; the last one encloses the pond
 and scores it), perhaps after irrigating some of them to enlarge the pond (R37, 3 more per
 space). Where no walk wins the ring first, the covering tiles go first and the walk before
-the last one: the tiles may open its path (R27). The covering tiles are found by a search for
+the last one: the tiles may open its path (R27). Ponds grown, or made new, by a connected set
+of irrigations first (``_grown_ponds``) are held and covered on their grown ring, which may
+lie where his developers walk for free though the old ring did not. The covering tiles are found by a search for
 the fewest that fit the AP (iterative deepening over the flat singles, pairs and triangles
 through the bare hex with the fewest of them, R10–R12; the engine decides legality, R13–R15),
 capped at ``NODES`` per search. The engine checks every step as it is pushed; these lines are
