@@ -56,6 +56,7 @@ def _covers(members: list[int], ph: int, coverable: tuple[int, ...],
         total += [total[-1]] * (3 - len(total))
     return best, total
 
+
 _PARTS: dict[tuple[object, ...], list[tuple[int, dict[int, list[int]]]]] = {}
 
 
@@ -101,13 +102,13 @@ def _within(small: dict[int, list[int]], big: dict[int, list[int]]) -> bool:
     return True
 
 
-
 def meet(a: Sequence[tuple[int, ...]], b: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
     """Options two admissible relaxations of the same event both allow: a line that one option
     of each covers (its counts at least the option's, its points at most) is covered by their
     meet, the larger of each count and the smaller points."""
     a, b = pareto(a), pareto(b)
     return pareto([(*(max(x, y) for x, y in zip(o[:-1], q[:-1])), min(o[-1], q[-1])) for o in a for q in b])
+
 
 _SHAPES: dict[int, tuple[list[list[tuple[int, int, int]]], list[list[int]]]] = {}
 
