@@ -314,9 +314,9 @@ def pond_items(s: GameState, ap: int) -> list[Item]:
     return items
 
 
-def pond_growths(pond: set[int], ok: Callable[[int], bool], nbrs: Sequence[Sequence[int]], most: int,
-             level: Sequence[int], irrigated: Sequence[bool], ap: int,
-             seen: set[frozenset[int]] | None = None) -> list[frozenset[int]]:
+def pond_growths(pond: set[int], ok: Callable[[int], bool], nbrs: Sequence[Sequence[int]],
+                 most: int, level: Sequence[int], irrigated: Sequence[bool], ap: int,
+                 seen: set[frozenset[int]] | None = None) -> list[frozenset[int]]:
     """Connected sets of up to ``most`` irrigable hexes attached to ``pond`` (the empty set too)
     whose enclosure could still fit in ``ap``: irrigations plus a third of the bare ring. That
     count never falls as the set grows (one more irrigation removes at most one bare hex from
