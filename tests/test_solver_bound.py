@@ -902,3 +902,20 @@ def test_r10_r12_r14_a_pond_ring_covered_only_over_the_rim_costs_its_overhang() 
     for a in parse_actions("tile F5r; tile C8v C9r D8r; tile E4v F3r F4r; tile A7v B6r B7r"):
         c.push(a)
     assert c.turn.ap == 7 - 6 and all(c.level[h] > 0 for h in bare)
+
+
+def test_r14_r37_overhang_ap_are_not_irrigations_the_supply_must_hold() -> None:
+    """planner-105, turn 35 (6 AP, the irrigation supply empty): four tiles enclose the
+    14-space pond as it is, two of them over the rim (R14: 2 AP more), 42 points (R38). The
+    cap on irrigations (R37) counted those 2 AP of overhang as irrigations, found the supply
+    (0) short and dropped the pond: the bound said 10, below this line (e90affb's slip, found
+    by a survey of busy turns). Irrigations are now counted apart."""
+    from analysis.mine import record_turns
+    from core.actions import parse_actions
+
+    start = next(s for turn, s in record_turns(os.path.join(
+        os.path.dirname(__file__), "..", "puzzles", "games", "planner-105.json")) if turn == 35)
+    assert start.irrigation_supply == 0 and start.turn.ap == 6 and not start.token_bonus()
+    line = parse_actions("tile G7r; tile E9v F8r F9r; tile B7v B8r C8r; tile B5v B6r C6r")
+    assert replay(start, line)[0].points == 42
+    assert upper_bound(start, 6) >= 42

@@ -374,7 +374,7 @@ def clusters(items: list[Item], s: GameState) -> list[list[Item]]:
 
 def cluster_table(members: list[Item], ap: int, s: GameState) -> list[tuple[int, ...]]:
     """Options ``(shared tiles, irrigations and overhang AP, tiles needed with bridges, paid
-    arrival, points)`` for one cluster: its items choose at most one option each. Tiles near
+    arrival, irrigations, points)`` for one cluster: its items choose at most one option each. Tiles near
     several rings may serve them all, so the cluster needs at least the cover (``_cover``) of
     the union of the rings that stay as they are, and at least the tiles of each grown or new
     pond alone (their rings move with the irrigations; tracking every union of them costs too
@@ -388,15 +388,16 @@ def cluster_table(members: list[Item], ap: int, s: GameState) -> list[tuple[int,
         return covers[u]
 
     # (union of unchanged rings, tiles of the others, irrigations and their overhangs,
-    # tiles with bridges, paid arrival, ponds enclosed) -> points
-    Key = tuple[frozenset[int], int, int, int, int, int]
-    table: dict[Key, int] = {(frozenset(), 0, 0, 0, 0, 0): 0}
+    # tiles with bridges, paid arrival, ponds enclosed, irrigations) -> points
+    Key = tuple[frozenset[int], int, int, int, int, int, int]
+    table: dict[Key, int] = {(frozenset(), 0, 0, 0, 0, 0, 0): 0}
+    supply = s.irrigation_supply  # R37: every irrigation comes from it
     for _, opts, zero, _ in members:
         choices = [(o, None, m) for o, m in opts] + ([zero] if zero else [])
         nxt = dict(table)
-        for (u, t, i, b, a, taken), pts in table.items():
+        for (u, t, i, b, a, taken, n), pts in table.items():
             for (ot, oi, orim, cls, lifts, op), ring, mask in choices:
-                if taken & mask:
+                if taken & mask or n + oi > supply:
                     continue
                 if ring is None:
                     uu, tt, ii = u, max(t, ot), i + oi + orim
@@ -406,32 +407,34 @@ def cluster_table(members: list[Item], ap: int, s: GameState) -> list[tuple[int,
                 if c is None:
                     continue
                 for ob, oa in holder_routes(ot, cls, lifts, oi):
-                    key = (uu, tt, ii, max(b, ob), max(a, oa), taken | mask)
+                    key = (uu, tt, ii, max(b, ob), max(a, oa), taken | mask, n + oi)
                     if (max(c[0], tt, key[3]) + c[1] + ii + key[4] <= ap
                             and nxt.get(key, -1) < pts + op):
                         nxt[key] = pts + op
         table = nxt
     out = []
-    for (u, t, i, b, a, _), pts in table.items():
+    for (u, t, i, b, a, _, n), pts in table.items():
         c = cover(u)
         if pts > 0 and c is not None:
-            out.append((max(c[0], t), i + c[1], b, a, pts))
+            out.append((max(c[0], t), i + c[1], b, a, n, pts))
     return pareto(out)
 
 
 def pond_options(s: GameState, ap: int) -> list[tuple[int, ...]]:
-    """Pond side: (tiles, irrigations, tiles with bridges, paid arrival, points); clusters add
-    their tiles."""
-    pond: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
-    supply = s.irrigation_supply  # R37: every irrigation, in any cluster, comes from it
+    """Pond side: (tiles, irrigations and overhang AP, tiles with bridges, paid arrival,
+    points); clusters add their tiles, and their irrigations no more than the supply holds
+    (R37: every irrigation, in any cluster, comes from it; ``cluster_table`` counts them apart
+    from the overhang AP they share a count with)."""
+    pond: dict[tuple[int, int, int, int, int], int] = {(0, 0, 0, 0, 0): 0}
+    supply = s.irrigation_supply
     for cluster in clusters(pond_items(s, ap), s):
         table = cluster_table(cluster, ap, s)
         grown = dict(pond)
-        for (t, i, b, a), pts in pond.items():
-            for ct, ci, cb, ca, cp in table:
-                key4 = (t + ct, i + ci, max(b, cb), max(a, ca))
-                if (max(key4[0], key4[2]) + key4[1] + key4[3] <= ap and key4[1] <= supply
-                        and grown.get(key4, -1) < pts + cp):
-                    grown[key4] = pts + cp
+        for (t, i, b, a, n), pts in pond.items():
+            for ct, ci, cb, ca, cn, cp in table:
+                key = (t + ct, i + ci, max(b, cb), max(a, ca), n + cn)
+                if (max(key[0], key[2]) + key[1] + key[3] <= ap and key[4] <= supply
+                        and grown.get(key, -1) < pts + cp):
+                    grown[key] = pts + cp
         pond = grown
-    return pareto([(*k, p) for k, p in pond.items()])
+    return pareto([(*k[:4], p) for k, p in pond.items()])
