@@ -919,3 +919,38 @@ def test_r14_r37_overhang_ap_are_not_irrigations_the_supply_must_hold() -> None:
     line = parse_actions("tile G7r; tile E9v F8r F9r; tile B7v B8r C8r; tile B5v B6r C6r")
     assert replay(start, line)[0].points == 42
     assert upper_bound(start, 6) >= 42
+
+
+@pytest.mark.slow
+def test_r38_no_pond_line_of_a_busy_record_turn_scores_above_the_bound() -> None:
+    """The bound against the pond lines (``pond_lines``, replayed through the engine) on busy
+    mid-game turns of the saved planner games: every 40th such turn of the records (about 90),
+    Java-Centre boards the mini-map suites never reach. A survey of this kind caught e90affb's
+    cap, which counted overhang AP (R14) as irrigations (R37) and put the bound at 10 under a
+    42-point pond line (planner-105, turn 35)."""
+    from analysis.mine import mid_game, record_turns
+    from analysis.solver.pond_lines import pond_lines
+    from core.actions import Token
+    from core.errors import IllegalAction
+
+    games = os.path.join(os.path.dirname(__file__), "..", "puzzles", "games")
+    checked = scored = 0
+    k = 0
+    for name in sorted(os.listdir(games)):
+        for turn, s in record_turns(os.path.join(games, name)):
+            if not mid_game(turn, s):
+                continue
+            k += 1
+            if k % 40:
+                continue
+            budget = s.turn.ap + s.token_bonus()
+            bound = upper_bound(s, budget)
+            for line, token in pond_lines(s, budget):
+                try:
+                    got = replay(s, [Token(), *line] if token else line)[0].points
+                except IllegalAction:
+                    continue  # a tile still owed (R8)
+                assert got <= bound, (name, turn, got, bound, [str(a) for a in line])
+                scored += got > 0
+            checked += 1
+    assert checked >= 80 and scored >= 20, (checked, scored)
