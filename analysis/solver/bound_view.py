@@ -6,7 +6,7 @@ the bottom of the bound's layers: nothing here imports another bound module."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 from math import comb
@@ -32,11 +32,19 @@ EXACT_COVERS = 64  # sets of three covered hexes or more ``View.split`` tries on
 _CUTS: dict[tuple[object, ...], tuple[list[int], list[int]]] = {}
 
 
+def _cut_sets(members: list[int], ph: int, coverable: tuple[int, ...], c: int,
+              nbrs: Sequence[Sequence[int]]) -> Iterator[set[int]]:
+    """Per set of ``c`` coverable hexes of the city, the hexes it cuts off the palace (R23)."""
+    inside = set(members)
+    for cut in combinations(coverable, c):
+        left = inside - set(cut)
+        yield left - component(ph, left, nbrs)
+
+
 def _covers(members: list[int], ph: int, coverable: tuple[int, ...],
             nbrs: Sequence[Sequence[int]]) -> tuple[list[int], list[int]]:
     """``View._cuts`` worked out: every set of ``c`` coverable hexes tried, for ``c`` = 1, 2
     and on while the sets of three or more number ``EXACT_COVERS`` at most."""
-    inside = set(members)
     best, total = [0], [0]
     tried = 0
     for c in range(1, len(coverable) + 1):
@@ -44,16 +52,9 @@ def _covers(members: list[int], ph: int, coverable: tuple[int, ...],
             tried += comb(len(coverable), c)
             if tried > EXACT_COVERS:
                 break
-        b = t = 0
-        for cut in combinations(coverable, c):
-            left = inside - set(cut)
-            off = left - component(ph, left, nbrs)
-            b, t = max(b, largest_part(off, nbrs)), max(t, len(off))
-        best.append(b)
-        total.append(t)
-    if len(best) < 3:  # fewer than two coverable hexes: nothing more to cover
-        best += [best[-1]] * (3 - len(best))
-        total += [total[-1]] * (3 - len(total))
+        offs = list(_cut_sets(members, ph, coverable, c, nbrs))
+        best.append(max(largest_part(off, nbrs) for off in offs))
+        total.append(max(len(off) for off in offs))
     return best, total
 
 
@@ -64,12 +65,9 @@ def _cut_parts(members: list[int], ph: int, coverable: tuple[int, ...],
                opps: tuple[tuple[int, int, int], ...], cuts: int,
                nbrs: Sequence[Sequence[int]]) -> list[tuple[int, dict[int, list[int]]]]:
     """``View.cut_parts`` worked out: every set of at most ``cuts`` covers tried."""
-    inside = set(members)
     seen: set[frozenset[int]] = set()
     for c in range(1, cuts + 1):
-        for cut in combinations(coverable, c):
-            left = inside - set(cut)
-            off = left - component(ph, left, nbrs)
+        for off in _cut_sets(members, ph, coverable, c, nbrs):
             parts = []
             while off:
                 part = frozenset(component(next(iter(off)), off, nbrs))
@@ -243,18 +241,23 @@ class View:
         city's layout: in a search most positions share their cities."""
         got = self._split.get(gi)
         if got is None:
-            g, s = self.g, self.s
-            members, ph = g.members[gi], g.palace[gi]
-            coverable = tuple(h for h in members if not s.palace[h] and s.dev[h] in (-1, self.me))
+            members, ph = self.g.members[gi], self.g.palace[gi]
+            coverable = self._coverable(gi)
             key = (ph, tuple(members), coverable)
             got = _CUTS.get(key)
             if got is None:
-                got = _CUTS[key] = _covers(members, ph, coverable, s.map.nbrs)
+                got = _CUTS[key] = _covers(members, ph, coverable, self.s.map.nbrs)
                 if len(_CUTS) > 4096:
                     _CUTS.clear()
                     _CUTS[key] = got
             self._split[gi] = got
         return got
+
+    def _coverable(self, gi: int) -> tuple[int, ...]:
+        """The hexes of group ``gi`` a tile may cover: no palace, no opponent (R11; his own
+        developers may step aside) — ``free_levels`` counts the same hexes."""
+        s = self.s
+        return tuple(h for h in self.g.members[gi] if not s.palace[h] and s.dev[h] in (-1, self.me))
 
     def cut_parts(self, gi: int, cuts: int) -> list[tuple[int, dict[int, list[int]]]] | None:
         """What covering at most ``cuts`` hexes of city ``gi`` may cut off its palace (R23),
@@ -267,7 +270,7 @@ class View:
             return None
         s, me = self.s, self.me
         members, ph = self.g.members[gi], self.g.palace[gi]
-        coverable = tuple(h for h in members if not s.palace[h] and s.dev[h] in (-1, me))
+        coverable = self._coverable(gi)
         opps = tuple((h, s.dev[h], s.level[h]) for h in members if s.dev[h] not in (-1, me))
         key = (ph, tuple(members), coverable, opps, cuts)
         got = _PARTS.get(key)
