@@ -61,16 +61,15 @@ def _cover(s: GameState, bare: set[int], budget: int = 7, avoid: frozenset[int] 
         return None
     rim = _overhang(s, bare, avoid)
     least = -(-sixths // 6)
+    if least + rim <= budget and len(bare) <= EXACT_BARE:
+        try:  # exact (at least the search below finds), where its nodes suffice
+            exact = _disjoint_cover(s, bare, budget, avoid)
+        except OverflowError:
+            pass
+        else:
+            return None if exact is None else (max(least, exact[0]), max(rim, exact[1]))
     if least < len(bare) and least + rim <= budget:
         least = _fewest_tiles(s, bare, least, budget - rim, avoid)
-    if least + rim <= budget and len(bare) <= EXACT_BARE:
-        try:
-            exact = _disjoint_cover(s, bare, budget, avoid)
-        except OverflowError:  # past its nodes: the estimates above stand
-            exact = (least, rim)
-        if exact is None:
-            return None
-        least, rim = max(least, exact[0]), max(rim, exact[1])
     return least, rim
 
 
