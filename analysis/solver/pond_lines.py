@@ -17,7 +17,7 @@ only the incumbent's source, never the proof (``cpsat.py``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from analysis.solver.bound_ponds import pond_growths
 from analysis.solver.bound_view import shapes_by_hex
@@ -46,25 +46,8 @@ def pond_lines(s: GameState, budget: int, deadline: Deadline | None = None
     for pond in all_ponds(c.map.hexes, c.irrigated, c.map.nbrs):
         if deadline is not None and deadline.over():
             return
-        ring = pond_ring(pond, c.map.nbrs)
-        bare = [h for h in ring if c.level[h] == 0]
-        if not bare or -(-len(bare) // 3) > c.turn.ap:
-            continue
-        found = False
-        for pre in _holder_steps(c, ring):
-            if deadline is not None and deadline.over():
-                return
-            done = _push_all(c, pre)
-            if done == len(pre):
-                for cover in _covers(c, pond[0], deadline):
-                    line = pre + cover
-                    found = True
-                    yield line, token
-            for _ in range(done):
-                c.pop()
-        if not found and ring_holder(c, ring) != c.to_move:
-            for line in _late_holder(c, pond[0], ring, deadline):
-                yield line, token
+        for line in _held_lines(c, pond[0], deadline):
+            yield line, token
     for line in _grown_ponds(c, deadline):
         yield line, token
     for line in _enclosing_irrigations(c):
@@ -105,7 +88,7 @@ def _grown_ponds(c: GameState, deadline: Deadline | None) -> Iterator[list[Actio
             ring = pond_ring([*pond_at(hexes[0], c.irrigated, nbrs), hexes[-1]], nbrs)
             if any(c.level[x] == 0 and x != hexes[-1] for x in ring):
                 if _push_all(c, irrs[-1:]):
-                    yield from ([*irrs, *line] for line in _held_covers(c, hexes[0], deadline))
+                    yield from ([*irrs, *line] for line in _held_lines(c, hexes[0], deadline, True))
                     c.pop()
             else:
                 # The last irrigation encloses it (R38): the walk that wins its ring goes first.
@@ -141,26 +124,35 @@ def _outward(pond: set[int], extra: frozenset[int], nbrs: list[tuple[int, ...]])
     return order
 
 
-def _held_covers(c: GameState, seed: int, deadline: Deadline | None) -> Iterator[list[Action]]:
-    """Lines that win the highest position on the ring of the pond holding ``seed`` and cover
-    its bare neighbours (the first that the capped cover search finds); where no walk wins the
-    ring first, the tiles first (``_late_holder``)."""
+def _held_lines(c: GameState, seed: int, deadline: Deadline | None, first: bool = False
+                ) -> Iterator[list[Action]]:
+    """Lines that win the highest position on the ring of the pond holding ``seed``
+    (``_holder_steps``) and then cover its bare neighbours: every cover ``_covers`` finds, or,
+    with ``first`` (a grown pond, its irrigations spent), the first the capped search finds;
+    where no walk wins the ring first, the tiles first (``_late_holder``)."""
     ring = pond_ring(pond_at(seed, c.irrigated, c.map.nbrs), c.map.nbrs)
     bare = [h for h in ring if c.level[h] == 0]
     if not bare or -(-len(bare) // 3) > c.turn.ap:
         return
+    found = False
     for pre in _holder_steps(c, ring):
+        if deadline is not None and deadline.over():
+            return
         done = _push_all(c, pre)
         if done == len(pre):
-            cover = _cover_search(c, seed, deadline, [0])
-            if cover is not None:
-                for _ in range(done):
-                    c.pop()
+            if first:
+                one = _cover_search(c, seed, deadline, [0])
+                covers: Iterable[list[Action]] = [] if one is None else [one]
+            else:
+                covers = _covers(c, seed, deadline)
+            for cover in covers:
+                found = True
                 yield [*pre, *cover]
-                return
         for _ in range(done):
             c.pop()
-    if ring_holder(c, ring) != c.to_move:
+        if found and first:
+            return
+    if not found and ring_holder(c, ring) != c.to_move:
         yield from _late_holder(c, seed, ring, deadline)
 
 
