@@ -84,19 +84,16 @@ from core.state import GameState
 # ------------------------------------------------------------------------------------- the bound
 
 
-def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True,
-                views: dict[int, View] | None = None) -> int:
-    """Most points the mover could still score with ``ap`` AP (default: AP left, no token).
-    ``views`` (AP -> ``View``) may be shared by calls on the same, unchanged position, which
-    then work out each AP's events once (``cpsat._ap_floor`` asks for every AP in turn)."""
+def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> int:
+    """Most points the mover could still score with ``ap`` AP (default: AP left, no token):
+    a budget, so the bound caps every line that spends no more."""
     if ap is None:
         ap = s.turn.ap
     # R8: while a tile is owed and one fits in his AP (the token's too), no action may make
     # every placement impossible, and the turn cannot end: every line places a tile.
     owed = s.obligation_pending() and s.find_placement(s.turn.ap + s.token_bonus()) is not None
     by_ap: dict[tuple[int, int], int] = {}
-    if views is None:
-        views = {}
+    views: dict[int, View] = {}
 
     def view(a: int) -> View:
         if a not in views:

@@ -216,8 +216,7 @@ def solve_model(state: GameState, time_limit: float | None = None,
                         first.bound)
     if not fits:
         best = shortened(s, best)
-        budget = s.turn.ap + int(s.festival is None and s.is_legal(Token()))
-        met = first.bound is not None and meets_bound(s, best[0], first.bound, budget)
+        met = first.bound is not None and meets_bound(s, best[0], first.bound)
         proved_by = "bound" if met else None
         # No limit, or only the tie-breaks left to prove (branch and bound then cuts every
         # branch whose bound is below the best's points): search on for the proof.
