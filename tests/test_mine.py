@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from analysis.mine import BUSY, mid_game, record_turns, spent
+from analysis.solver.common import SolveResult
 from core.actions import parse_actions
 from core.position import position_to_dict, read_json
 from core.state import GameState
@@ -136,3 +137,32 @@ def test_a_busy_mid_game_turn_is_mined_with_the_engine_asked_for(tmp_path: Path,
     assert pz.best == 39 and pz.state.token_bonus() and len(pz.state.tiles) >= BUSY
     out, _ = replay(pz.state, parse_actions(pz.line))
     assert out.points == 39
+
+
+def test_within_solves_only_turns_whose_bound_the_quick_lines_meet(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """``--within N``: a busy turn is solved only where the bound lies at most N points above
+    the quick lines (``quick_gap``). planner-30's turn 31 (a pond line at its bound, 39) is
+    solved and written; turn 30 (bound 10, which no quick line reaches) is listed as skipped
+    and never solved."""
+    from analysis import mine
+
+    record = os.path.join(HERE, "games", "planner-30.json")
+    monkeypatch.setattr(mine, "HERE", str(tmp_path))
+    solved: list[int] = []
+    real = mine.solve
+
+    def counting(s: GameState, *args: object, **kw: object) -> SolveResult:
+        solved.append(len(s.tiles))
+        return real(s, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(mine, "solve", counting)
+    mine.main(["--mid-game", "--records", record, "--at", "30,31", "--limit", "10", "--within", "0"])
+    out = capsys.readouterr().out
+    assert "turn 30" in out and "skip (bound" in out
+    assert len(solved) == 1
+    meta = read_json(str(tmp_path / "full-turn-01.json"))["puzzle"]["solver"]
+    assert meta["turn"] == 31
+    starts = dict(record_turns(record))
+    assert mine.quick_gap(starts[31]) == 0 < mine.quick_gap(starts[30])

@@ -326,7 +326,7 @@ def test_a_line_at_the_bound_is_not_polished(monkeypatch: pytest.MonkeyPatch) ->
 
     pz = next(p for p in load_puzzles() if p.id == "full-turn-24")
     line = parse_actions("palace G6 2; move G11 I10; irrigate J9")  # 4 points (R29)
-    monkeypatch.setattr(model_module, "_player_lines", lambda s, dl: [line])
+    monkeypatch.setattr(model_module, "player_lines", lambda s, dl: [line])
     calls: list[int] = []
 
     def counted(*args: object, **kwargs: object) -> None:

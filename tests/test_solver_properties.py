@@ -14,7 +14,7 @@ from analysis.solver import solve
 from analysis.solver.bnb import DEPTH
 from analysis.solver.common import Deadline, replay
 from analysis.solver.goals import goal_lines
-from analysis.solver.model import _player_lines
+from analysis.solver.model import player_lines
 from analysis.solver.polish import polish
 from core.errors import IllegalAction
 from tests.test_solver_agreement import position
@@ -31,7 +31,7 @@ def test_no_beam_search_or_playout_line_beats_a_proved_optimum(seed: int, engine
     s = position(seed, 2 + seed % 2)
     r = solve(s, engine=engine, time_limit=10)
     assert r.bound is not None and r.bound >= r.best
-    lines = _player_lines(s, Deadline(None), seeds=2)
+    lines = player_lines(s, Deadline(None), seeds=2)
     rng = random.Random(seed)
     lines += [_playout(s, rng) for _ in range(20)]
     lines += [line for _, line in goal_lines(s, Deadline(3))]

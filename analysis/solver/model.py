@@ -116,7 +116,7 @@ def model_bound(s: GameState, time_limit: float | None, workers: int = 2,
     return Bound(None, False, 0, solver.wall_time), tm, solver
 
 
-def _player_lines(s: GameState, dl: Deadline, seeds: int = 12) -> list[list[Action]]:
+def player_lines(s: GameState, dl: Deadline, seeds: int = 12) -> list[list[Action]]:
     """The turns the ``planner`` and ``greedy`` computer players would play here (as they do in
     a game: action by action, planning again when the board changes), planned on the full
     position like the solver: they see value in moves that prepare a palace or a ring, which a
@@ -287,7 +287,7 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
 
     failing: list[list[Action]] = []
     valid: list[tuple[Outcome, list[Action]]] = [best]
-    for line in _player_lines(s, dl) if "players" in steps else []:
+    for line in player_lines(s, dl) if "players" in steps else []:
         try:
             valid.append((replay(s, line)[0], line))
         except IllegalAction:
@@ -340,4 +340,4 @@ def _fewest_ap(s: GameState, tm: TurnModel, o: Outcome, dl: Deadline) -> bool:
     return 2 * -o.neg_ap + -o.neg_token <= int(solver.best_objective_bound + 1e-6)
 
 
-__all__ = ["STEPS", "Bound", "TurnModel", "build_turn_model", "model_bound", "solve_model"]
+__all__ = ["STEPS", "Bound", "TurnModel", "build_turn_model", "model_bound", "player_lines", "solve_model"]
