@@ -78,7 +78,7 @@ from itertools import product
 
 from analysis.solver.bound_palaces import palace_events
 from analysis.solver.bound_ponds import pond_options
-from analysis.solver.bound_view import View, component, pareto
+from analysis.solver.bound_view import View, component, free_hexes, pareto
 from core.state import GameState
 
 # ------------------------------------------------------------------------------------- the bound
@@ -300,7 +300,7 @@ def _uncut(s: GameState, members: list[int], ph: int) -> set[int]:
     got = _UNCUT.get(key)
     if got is None:
         inside = set(members)
-        coverable = [h for h in members if not s.palace[h] and s.dev[h] in (-1, me)]
+        coverable = free_hexes(s, members, me)
         opps = {h for h in members if s.dev[h] >= 0 and s.dev[h] != me}
         cut: set[int] = set()
         cuts = [{h} for h in coverable] + [{a, b} for a in coverable for b in s.map.nbrs[a]

@@ -6,7 +6,7 @@ total an upper bound on what it earns; ``bound.py``'s docstring gives the reason
 from __future__ import annotations
 
 from analysis.solver.bound_growth import one_tile_growths, two_tile_growths
-from analysis.solver.bound_view import Comps, View, meet, pareto, rank
+from analysis.solver.bound_view import Comps, View, free_hexes, meet, pareto, rank
 from core.legality import PALACE_VALUES
 
 
@@ -254,7 +254,7 @@ def palace_events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
                 # village hex (R10: one per tile) joins to new hexes or other groups has them
                 # only among the group's hexes without a palace or an opponent, and a cut
                 # covers one of those with rice (R11, R23).
-                free = sum(1 for h in members if not s.palace[h] and s.dev[h] in (-1, v.me))
+                free = len(free_hexes(s, members, v.me))
                 for j in range(2, min(4, k + (free - 1) // 2 + 1)):
                     paid = max(0, j - have)
                     if size >= 2 * j and j + k + paid <= ap:

@@ -32,6 +32,12 @@ EXACT_COVERS = 64  # sets of three covered hexes or more ``View.split`` tries on
 _CUTS: dict[tuple[object, ...], tuple[list[int], list[int]]] = {}
 
 
+def free_hexes(s: GameState, members: Iterable[int], me: int) -> list[int]:
+    """The hexes of ``members`` with no palace and no opponent's developer: where a tile may
+    lie (R11; his own developers may step aside) and a developer of his may stand (R27)."""
+    return [h for h in members if not s.palace[h] and s.dev[h] in (-1, me)]
+
+
 def _cut_sets(members: list[int], ph: int, coverable: tuple[int, ...], c: int,
               nbrs: Sequence[Sequence[int]]) -> Iterator[set[int]]:
     """Per set of ``c`` coverable hexes of the city, the hexes it cuts off the palace (R23)."""
@@ -181,8 +187,8 @@ class View:
         self.palace_options: list[tuple[int, list[tuple[int, ...]]]] | None = None
         self.pond_options: list[tuple[int, ...]] | None = None
         # the highest hex of the group a developer of his may stand on (no palace, no opponent)
-        self.free_levels = [sorted((s.level[h] for h in m if not s.palace[h] and s.dev[h] in (-1, self.me)),
-                                   reverse=True) for m in self.g.members]
+        self.free_levels = [sorted((s.level[h] for h in free_hexes(s, m, self.me)), reverse=True)
+                            for m in self.g.members]
         self.free_top = [f[0] if f else 0 for f in self.free_levels]
 
     def parts(self, gi: int) -> list[tuple[list[int], int, set[int]]]:
@@ -192,7 +198,7 @@ class View:
         got = self._parts.get(gi)
         if got is None:
             s, me = self.s, self.me
-            free = {h for h in self.g.members[gi] if not s.palace[h] and s.dev[h] in (-1, me)}
+            free = set(free_hexes(s, self.g.members[gi], me))
             got = []
             while free:
                 stack = [free.pop()]
@@ -254,10 +260,8 @@ class View:
         return got
 
     def _coverable(self, gi: int) -> tuple[int, ...]:
-        """The hexes of group ``gi`` a tile may cover: no palace, no opponent (R11; his own
-        developers may step aside) — ``free_levels`` counts the same hexes."""
-        s = self.s
-        return tuple(h for h in self.g.members[gi] if not s.palace[h] and s.dev[h] in (-1, self.me))
+        """The hexes of group ``gi`` a tile may cover (``free_hexes``), as a cache key."""
+        return tuple(free_hexes(self.s, self.g.members[gi], self.me))
 
     def cut_parts(self, gi: int, cuts: int) -> list[tuple[int, dict[int, list[int]]]] | None:
         """What covering at most ``cuts`` hexes of city ``gi`` may cut off its palace (R23),
