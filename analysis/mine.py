@@ -235,11 +235,11 @@ def quick_gap(s: GameState) -> int:
     from analysis.solver.bound import upper_bound
     from analysis.solver.common import Deadline
     from analysis.solver.model import player_lines
-    from analysis.solver.pond_lines import pond_lines
+    from analysis.solver.pond_lines import as_played, pond_lines
     from core.errors import IllegalAction
 
     budget = s.turn.ap + s.token_bonus()
-    lines = [[Token(), *line] if token else line for line, token in pond_lines(s, budget)]
+    lines = [as_played(line, token) for line, token in pond_lines(s, budget)]
     best = 0
     for line in lines + player_lines(s, Deadline(None), seeds=1):
         try:

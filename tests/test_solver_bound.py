@@ -930,8 +930,7 @@ def test_r38_no_pond_line_of_a_busy_record_turn_scores_above_the_bound() -> None
     cap, which counted overhang AP (R14) as irrigations (R37) and put the bound at 10 under a
     42-point pond line (planner-105, turn 35)."""
     from analysis.mine import mid_game, record_turns
-    from analysis.solver.pond_lines import pond_lines
-    from core.actions import Token
+    from analysis.solver.pond_lines import as_played, pond_lines
     from core.errors import IllegalAction
 
     games = os.path.join(os.path.dirname(__file__), "..", "puzzles", "games")
@@ -948,7 +947,7 @@ def test_r38_no_pond_line_of_a_busy_record_turn_scores_above_the_bound() -> None
             bound = upper_bound(s, budget)
             for line, token in pond_lines(s, budget):
                 try:
-                    got = replay(s, [Token(), *line] if token else line)[0].points
+                    got = replay(s, as_played(line, token))[0].points
                 except IllegalAction:
                     continue  # a tile still owed (R8)
                 assert got <= bound, (name, turn, got, bound, [str(a) for a in line])

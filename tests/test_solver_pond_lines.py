@@ -13,7 +13,7 @@ import os
 
 from analysis.solver import solve
 from analysis.solver.common import replay
-from analysis.solver.pond_lines import pond_lines
+from analysis.solver.pond_lines import as_played, pond_lines
 from core.actions import Irrigate, Tile, Token
 from core.groups import all_ponds, pond_ring
 from core.position import load_position, position_to_dict
@@ -71,7 +71,7 @@ def test_r38_every_pond_line_is_legal_and_encloses_a_pond() -> None:
         assert lines and position_to_dict(s) == before
         for line, token in lines:
             c = s.copy()
-            for a in ([Token()] if token else []) + line:
+            for a in as_played(line, token):
                 c.push(a)
             assert open_ponds(c) == open_ponds(s) - 1, [str(a) for a in line]
 
@@ -88,8 +88,7 @@ def test_r25_r38_a_walk_onto_the_ring_then_the_irrigation_that_encloses_a_new_po
     s = load_puzzle(os.path.join(PUZZLES, "full-turn-24.json")).state
     before = position_to_dict(s)
     j9 = parse_hex("J9")
-    found = [([Token()] if tok else []) + line
-             for line, tok in pond_lines(s, s.turn.ap + s.token_bonus())]
+    found = [as_played(line, tok) for line, tok in pond_lines(s, s.turn.ap + s.token_bonus())]
     assert position_to_dict(s) == before
     closing = [line for line in found if line[-1] == Irrigate(j9)]
     assert closing
@@ -115,7 +114,7 @@ def test_r27_r37_r38_irrigations_grow_the_pond_to_a_ring_his_free_move_holds() -
     for line, token in pond_lines(s, s.turn.ap + s.token_bonus()):
         if not any(isinstance(a, Tile) for a in line):
             continue  # a pond the last irrigation encloses: a tile is still owed (R8)
-        out, _ = replay(s, [Token(), *line] if token else line)
+        out, _ = replay(s, as_played(line, token))
         if out.points > best:
             best = out.points
             assert sum(isinstance(a, Irrigate) for a in line) == 5 and isinstance(line[-1], Tile)
@@ -134,7 +133,7 @@ def test_r37_r38_four_irrigations_make_a_new_pond_that_one_tile_encloses() -> No
     assert s.players[s.to_move].name == "Green" and s.irrigation_supply == 4
     best: tuple[int, list[str]] = (0, [])
     for line, token in pond_lines(s, s.turn.ap + s.token_bonus()):
-        out, _ = replay(s, [Token(), *line] if token else line)
+        out, _ = replay(s, as_played(line, token))
         if out.points > best[0]:
             best = (out.points, [str(a) for a in line])
     assert best[0] == 12
@@ -156,7 +155,7 @@ def test_r25_r37_r38_the_walk_onto_the_ring_goes_before_the_irrigation_that_encl
         if not isinstance(line[-1], Irrigate):
             continue
         c = s.copy()
-        points = [step_outcome(c, a).points for a in ([Token(), *line] if token else line)]
+        points = [step_outcome(c, a).points for a in as_played(line, token)]
         assert points[-1] == sum(points) and not any(isinstance(a, Tile) for a in line)
         found = max(found, points[-1])
     assert found == 15

@@ -54,6 +54,12 @@ def pond_lines(s: GameState, budget: int, deadline: Deadline | None = None
         yield line, token
 
 
+def as_played(line: list[Action], token: bool) -> list[Action]:
+    """A line of ``pond_lines`` as the mover plays it: after the token where it was planned
+    after it (R7)."""
+    return [Token(), *line] if token else line
+
+
 def _grown_ponds(c: GameState, deadline: Deadline | None) -> Iterator[list[Action]]:
     """Ponds enlarged first by irrigating a connected set of bare hexes next to them (R37: 3
     more points a space), and new ponds made the same way from one bare hex, the largest sets
