@@ -14,12 +14,29 @@ from core.actions import VILLAGE
 class Groups:
     """Village groups of a board: ``label[h]`` = group index or -1; ``members[g]`` = hexes."""
 
-    __slots__ = ("label", "members", "palace")
+    __slots__ = ("label", "members", "palace", "_near_two")
 
     def __init__(self, label: list[int], members: list[list[int]], palace: list[int]) -> None:
         self.label = label
         self.members = members
         self.palace = palace  # palace hex of each group, -1 for a village (R22)
+        self._near_two: set[int] | None = None
+
+    def near_two_cities(self, nbrs: Sequence[Sequence[int]]) -> set[int]:
+        """Hexes next to two different cities: only a village cell there can join two cities
+        (R15). Worked out once per board (the groups are per board), not per placement search."""
+        if self._near_two is None:
+            near: dict[int, int] = {}
+            risky: set[int] = set()
+            cities = [gi for gi, ph in enumerate(self.palace) if ph >= 0]
+            if len(cities) >= 2:
+                for gi in cities:
+                    for h in self.members[gi]:
+                        for n in nbrs[h]:
+                            if near.setdefault(n, gi) != gi:
+                                risky.add(n)
+            self._near_two = risky
+        return self._near_two
 
     def group_of(self, h: int) -> int:
         return self.label[h]

@@ -52,21 +52,8 @@ def _shapes(m: HexMap) -> tuple[list[tuple[int, Tile, Tile]],
 
 def _near_two_cities(s: GameState) -> set[int]:
     """Hexes next to two different cities: only a village cell there can join two cities (R15),
-    so ``joins_two_cities`` is asked about these alone."""
-    g = s.groups()
-    nbrs = s.map.nbrs
-    near: dict[int, int] = {}
-    risky: set[int] = set()
-    cities = [gi for gi, ph in enumerate(g.palace) if ph >= 0]
-    if len(cities) < 2:
-        return risky
-    for gi in cities:
-        for h in g.members[gi]:
-            for n in nbrs[h]:
-                x = near.setdefault(n, gi)
-                if x != gi:
-                    risky.add(n)
-    return risky
+    so ``joins_two_cities`` is asked about these alone (cached with the board's groups)."""
+    return s.groups().near_two_cities(s.map.nbrs)
 
 
 def tile_placements(s: GameState, budget: int, avoid: frozenset[int] = frozenset(),
