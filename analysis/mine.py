@@ -99,19 +99,23 @@ def difficulty_of(s: GameState, r: SolveResult) -> str:
     return "easy"
 
 
-def turn_starts(g: Game, choose: Callable[[GameState], Action | None]) -> Iterator[tuple[int, GameState]]:
+def turn_starts(g: Game, choose: Callable[[GameState], Action | None],
+                apply: Callable[[Game, Action], None] = Game.apply_action
+                ) -> Iterator[tuple[int, GameState]]:
     """Play on the game session ``g`` with ``choose`` (None: no more actions) and yield the
     start of every turn (numbered from 1) as a copy with the full AP (6, 7 with the token, R7);
     festival bids (R32) are not turns."""
-    for turn, _, c in indexed_turn_starts(g, choose):
+    for turn, _, c in indexed_turn_starts(g, choose, apply):
         yield turn, c
 
 
-def indexed_turn_starts(g: Game, choose: Callable[[GameState], Action | None]
+def indexed_turn_starts(g: Game, choose: Callable[[GameState], Action | None],
+                        apply: Callable[[Game, Action], None] = Game.apply_action
                         ) -> Iterator[tuple[int, int, GameState]]:
     """``turn_starts`` with the number of actions played before each turn: a puzzle's
     ``source.action`` (the record's position after that many actions, ``kraton show --at``).
-    A turn starts where the session's turn count moves on (R9, R30)."""
+    A turn starts where the session's turn count moves on (R9, R30). ``apply`` plays each
+    action on ``g`` (a stalled game's adjudication goes with it)."""
     last = -1
     while not g.is_terminal() and len(g.actions) < MAX_GAME_ACTIONS:
         if g.turns != last and g.state.festival is None:
@@ -122,20 +126,21 @@ def indexed_turn_starts(g: Game, choose: Callable[[GameState], Action | None]
         a = choose(g.state)
         if a is None:
             return
-        g.apply_action(a)
+        apply(g, a)
 
 
 def planner_turns(seed: int, save: str | None = None) -> Iterator[tuple[int, GameState]]:
     """The turn starts of a seeded game of four ``planner`` players on Java-Centre. The players
     plan within a time budget, so the game depends on the machine's speed as well as the seed;
-    ``save`` writes its record (``core/record.py``) when it ends, for ``record_turns``."""
+    ``save`` writes its record (``core/record.py``) when it ends, for ``record_turns``. A game
+    stalled for rounds is adjudicated as in tournaments (``Game.apply_watching_stall``)."""
     from analysis.players import make_player
 
     g = Game.new(4, seed=seed, seats=["planner"] * 4)
     g.tags = {"seed": str(seed), "players": "planner x4"}
     players = [make_player("planner", seed * 10 + i) for i in range(4)]
     # The mover's player object also answers festival bids (it decides for whoever must act).
-    yield from turn_starts(g, lambda x: players[x.to_move].choose(x))
+    yield from turn_starts(g, lambda x: players[x.to_move].choose(x), Game.apply_watching_stall)
     if save is not None:  # with its result when over (R40-R43), which a replay checks
         save_record(g.record(), save, g if g.is_terminal() else None)
 
@@ -147,11 +152,18 @@ def record_turns(path: str) -> Iterator[tuple[int, GameState]]:
 
 
 def indexed_record_turns(path: str) -> Iterator[tuple[int, int, GameState]]:
-    """(turn, actions played before it, position) for each turn start of a saved record."""
+    """(turn, actions played before it, position) for each turn start of a saved record, its
+    adjudication (a stalled game, ``Game.adjudicate``) replayed where the record has it."""
     rec, _ = load_record(path)
     moves = iter(rec.actions)
     g = Game(rec.start_state(os.path.dirname(os.path.abspath(path))))
-    yield from indexed_turn_starts(g, lambda _: next(moves, None))
+
+    def apply(g: Game, a: Action) -> None:
+        g.apply_action(a)
+        if rec.adjudication is not None and rec.adjudication[0] == len(g.actions):
+            g.adjudicate()
+
+    yield from indexed_turn_starts(g, lambda _: next(moves, None), apply)
 
 
 def last_round(turn: int, s: GameState) -> str | None:

@@ -20,10 +20,9 @@ from typing import Any
 from analysis.parallel import Outcome, run_parallel
 from analysis.players import make_player
 from core.errors import KratonError
-from core.game import Game
+from core.game import STALL_ROUNDS, Game
 
 MAX_ACTIONS = 20_000  # a guard against a player that never ends its turn
-STALL_ROUNDS = 3  # rounds without any tile placed before a game is adjudicated (see below)
 
 
 @dataclass(frozen=True)
@@ -68,22 +67,14 @@ def play_game(spec: GameSpec) -> GameResult:
     bots = [make_player(name, spec.seed * 10 + i) for i, name in enumerate(spec.seats)]
     think = [0.0] * len(bots)
     start = time.perf_counter()
-    idle = 0  # turns in a row without a tile
     while not g.is_terminal():
         if len(g.actions) >= MAX_ACTIONS:
             raise KratonError(f"game {spec.index} did not end within {MAX_ACTIONS} actions (R40)")
-        who, turns, tiles = g.current_player(), g.turns, len(g.state.tiles)
+        who = g.current_player()
         t0 = time.perf_counter()
         a = bots[who].choose(g.state)
         think[who] += time.perf_counter() - t0
-        g.apply_action(a)
-        idle = 0 if len(g.state.tiles) > tiles else idle
-        if g.turns > turns:
-            idle += 1
-            s = g.state
-            if (idle >= STALL_ROUNDS * s.n_players and s.last_round is None
-                    and not s.is_terminal() and s.festival is None):
-                g.adjudicate()
+        g.apply_watching_stall(a)
     spans = [t for t in g.turn_spans() if t.complete or g.is_terminal()]
     scores = [p.score for p in g.state.players]
     history = [list(g.scores_at(0))] + [list(t.after) for t in spans]

@@ -29,6 +29,7 @@ TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
 MAX_ACTIONS = 20000  # a safety stop for automatic play; real games take about 1,000 actions
 POLICIES = ("uniform", "kinds", "festive")
 CHECKPOINT = 64  # ``state_at`` keeps a copy of the position every this many actions
+STALL_ROUNDS = 3  # rounds without any tile placed before a game is adjudicated (``apply_watching_stall``)
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ class Game:
         self._checkpoints: dict[int, GameState] = {}
         self._version = 0  # moves on with every push and undo: ``turn_spans`` is cached on it
         self._spans: tuple[int, list[TurnSpan]] | None = None
+        self._idle = 0  # turns in a row without a tile (``apply_watching_stall``)
 
     @classmethod
     def new(cls, n_players: int = 4, seed: int = 0, names: list[str] | None = None,
@@ -232,6 +234,22 @@ class Game:
         adjudicate_stall(self.state, mover)
         self.adjudication = (len(self.steps), mover)
         self._redo.clear()
+
+    def apply_watching_stall(self, action: Action, rounds: int = STALL_ROUNDS) -> None:
+        """``apply_action``, then the tournament rule for a stalled game: once ``rounds`` rounds
+        went by without a tile (three-space tiles left, every flat spot blocked by developers
+        nobody moves, R8's lapse), ``adjudicate``. For games computer players play to the end
+        (tournaments, the puzzle miner), which R40 alone would never end."""
+        turns, tiles = self.turns, len(self.state.tiles)
+        self.apply_action(action)
+        if len(self.state.tiles) > tiles:
+            self._idle = 0
+        if self.turns > turns:
+            self._idle += 1
+            s = self.state
+            if (self._idle >= rounds * s.n_players and s.last_round is None
+                    and not s.is_terminal() and s.festival is None):
+                self.adjudicate()
 
     # ------------------------------------------------------------------ records
     def copy(self) -> Game:

@@ -166,3 +166,65 @@ def test_within_solves_only_turns_whose_bound_the_quick_lines_meet(tmp_path: Pat
     assert meta["turn"] == 31
     starts = dict(record_turns(record))
     assert mine.quick_gap(starts[31]) == 0 < mine.quick_gap(starts[30])
+
+
+def _stalled_board() -> GameState:
+    """Mini-a covered by both players' own tiles (ten two-space tiles, then the ten one-space
+    tiles, R10), developers on one colour class of the hex lattice, so that every triangle holds
+    one (R11): three-space tiles are left but none fits while the developers stay, and none
+    moves here. The position loads (its material adds up, R1)."""
+    import networkx as nx
+
+    from core.actions import RICE, VILLAGE
+    from core.hexmap import hex_col, hex_row
+    from core.position import position_from_dict
+
+    path = os.path.join(os.path.dirname(__file__), "maps", "mini-a.txt")
+    s = GameState.new(2, seed=1, map_spec=path)
+    m = s.map
+    central = set(m.central)
+    pairs = sorted(tuple(sorted(e)) for e in nx.max_weight_matching(
+        nx.Graph([(a, b) for a, b in m.pairs if {a, b} <= central]), maxcardinality=True))[:10]
+    for a, b in pairs:
+        s.lay_tile(((a, VILLAGE), (b, RICE)))
+    singles = [RICE] * 6 + [VILLAGE] * 4
+    bare = [h for h in m.central if s.level[h] == 0]
+    for h, terrain in zip(bare + [a for a, _ in pairs], singles):
+        s.lay_tile(((h, terrain),))
+    for p in s.players:
+        p.doubles = p.rice = p.villages = 0
+
+    def colour(h: int) -> int:  # axial coordinates of an odd-row-right offset grid
+        r, c = hex_row(h), hex_col(h)
+        return (c - (r - (r & 1)) // 2 - r) % 3
+
+    block = next(k for k in range(3) if all(any(colour(h) == k for h in t) for t in m.triangles))
+    for i, h in enumerate(h for h in m.central if colour(h) == block):
+        s.dev[h] = i % 2
+        s.players[i % 2].developers_off -= 1
+    s = position_from_dict(position_to_dict(s))
+    assert s.find_placement(99) is None and s.triples > 0 and not any(s.level[h] == 0 for h in central)
+    return s
+
+
+def test_r40_a_stalled_planner_game_is_adjudicated_ends_and_its_record_replays(tmp_path: Path) -> None:
+    """A game whose players can place no tile and never move (R8 lapses every turn) would never
+    reach R40's end; the miner's games, like tournaments, are adjudicated after three idle
+    rounds (``Game.apply_watching_stall``): the last round follows and the game ends. Its saved
+    record gives the same turn starts, the adjudication replayed."""
+    from itertools import islice
+
+    from analysis.mine import indexed_record_turns, turn_starts
+    from core.actions import End
+    from core.game import STALL_ROUNDS, Game
+    from core.record import save_record
+
+    g = Game(_stalled_board())
+    turns = [(t, position_to_dict(s)) for t, s in turn_starts(g, lambda s: End(), Game.apply_watching_stall)]
+    assert g.is_terminal() and g.adjudication is not None
+    assert len(turns) == STALL_ROUNDS * 2 + 1  # three idle rounds, then the other's last turn
+    path = str(tmp_path / "stalled.json")
+    save_record(g.record(), path, g)
+    assert [(t, position_to_dict(s)) for t, _, s in indexed_record_turns(path)] == turns
+    stuck = Game(_stalled_board())
+    assert len(list(islice(turn_starts(stuck, lambda s: End()), 30))) == 30 and not stuck.is_terminal()
