@@ -20,7 +20,7 @@ from typing import Any
 from analysis.parallel import Outcome, run_parallel
 from analysis.players import make_player
 from core.errors import KratonError
-from core.game import STALL_ROUNDS, Game
+from core.game import Game
 
 MAX_ACTIONS = 20_000  # a guard against a player that never ends its turn
 

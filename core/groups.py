@@ -14,7 +14,7 @@ from core.actions import VILLAGE
 class Groups:
     """Village groups of a board: ``label[h]`` = group index or -1; ``members[g]`` = hexes."""
 
-    __slots__ = ("label", "members", "palace", "_near_two")
+    __slots__ = ("_near_two", "label", "members", "palace")
 
     def __init__(self, label: list[int], members: list[list[int]], palace: list[int]) -> None:
         self.label = label
