@@ -281,3 +281,27 @@ def test_r38_the_recipes_pond_closers_are_every_placement_that_covers_a_bare_rin
     expected = {t for t, _ in tile_placements(s, budget) if any(r <= set(t.hexes) for r in rings)}
     got = {a for a in _pond_closers(s, budget) if isinstance(a, Tile)}
     assert rings and got == expected
+
+
+def test_r38_the_recipe_engine_reports_its_pond_line_before_the_root_bound() -> None:
+    """Anytime order (issue 21): the lines come first, the bound after them. full-turn-60 is a
+    45-point pond that takes the whole turn (R38); its line is reported before any bound, so a
+    slow machine or a short limit still shows it (with the bound first, a 30-point puzzle
+    answered 4 at a 2-s limit on a loaded machine)."""
+    from analysis.solver.common import Reporter
+    from analysis.solver.cpsat import solve_cpsat
+    from puzzles.loader import HERE, load_puzzle
+
+    calls: list[tuple[int | None, int | None]] = []
+
+    class Heard(Reporter):
+        def __call__(self, best: int | None = None, line: list | None = None,
+                     bound: int | None = None) -> None:
+            calls.append((best, bound))
+            super().__call__(best, line, bound)
+
+    pz = load_puzzle(os.path.join(HERE, "full-turn-60.json"))
+    r = solve_cpsat(pz.state, 10, report=Heard(None, "cpsat"))
+    assert r.best == pz.best == 45
+    first_bound = next(i for i, (_, bound) in enumerate(calls) if bound is not None)
+    assert any(best == pz.best for best, _ in calls[:first_bound])

@@ -213,11 +213,12 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
     best: tuple[Outcome, list[Action]] | None = _finish(s, [])
     _tell(report, best)
     budget = ap + int(token)
-    ub = upper_bound(s, budget)  # the root's bound: worked out here so that it is shown early
-    report(bound=ub)
-    # The recipes are only a source of lines: on a busy board deriving them all could take the
-    # whole limit and leave CP-SAT and the proof none, so they get half of what is left.
-    recipes = derive(s, ap + int(token), dl.share(0.5))
+    # The lines first, the root's bound after them: the bound never finds a line, and on a slow
+    # or busy machine working it out first left the pond lines too little of the time (a
+    # 30-point puzzle answered 4). The recipes are only a source of lines: on a busy board
+    # deriving them all could take the whole limit and leave CP-SAT and the proof none, so
+    # they get half of what is left.
+    recipes = derive(s, budget, dl.share(0.5))
     owed = s.obligation_pending() and s.find_placement(ap + int(token)) is not None
     fillers = _fillers(s, ap + int(token)) if owed else []
     cuts: list[list[int]] = []
@@ -252,6 +253,8 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
             break
         cuts.append(chosen)
     notes = [f"{len(recipes)} recipes, {rounds} CP-SAT round(s), {len(cuts)} cut(s)"]
+    ub = upper_bound(s, budget)
+    report(bound=ub)
     inc, met = _incumbent(s, best, ub)
     if quick_beam and not met:
         # The recipes' line falls short of the bound: the players' beam search may find a
