@@ -9,6 +9,9 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
+	@# The editable install leaves the project's own modules uncompiled; where bytecode is not
+	@# written on import (PYTHONDONTWRITEBYTECODE) every command would compile them again.
+	$(BIN)/python -m compileall -q core analysis puzzles tui
 	@touch $(STAMP)
 
 .PHONY: install play test lint bench clean
