@@ -305,3 +305,20 @@ def test_r38_the_recipe_engine_reports_its_pond_line_before_the_root_bound() -> 
     assert r.best == pz.best == 45
     first_bound = next(i for i, (_, bound) in enumerate(calls) if bound is not None)
     assert any(best == pz.best for best, _ in calls[:first_bound])
+
+
+def test_the_recipe_engine_without_search_answers_its_line_and_bound_unproved() -> None:
+    """``solve_cpsat(search=False)`` (the model engine on a busy full turn) stops where the
+    bound is not met: the best line with the bound, no branch and bound, which on such a board
+    finishes nothing in the time the model engine's own searches could use."""
+    from analysis.solver.cpsat import solve_cpsat
+    from core.record import load_record
+
+    games = os.path.join(os.path.dirname(__file__), "..", "puzzles", "games")
+    rec, _ = load_record(os.path.join(games, "planner-38.json"))
+    s = rec.replay(137, games).state
+    r = solve_cpsat(s, 3, search=False)
+    assert not r.optimal and r.nodes == 0 and r.bound is not None and r.bound > r.best >= 0
+    assert not any("branch and bound" in n for n in r.notes)
+    replayed, _ = replay(s, parse_actions(r.line_text))
+    assert replayed.points == r.best

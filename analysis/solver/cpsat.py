@@ -198,13 +198,16 @@ def log_to_stderr(solver: cp_model.CpSolver) -> None:
 
 
 def solve_cpsat(state: GameState, time_limit: float | None = None, report: Reporter | None = None,
-                verbose: bool = False, quick_beam: bool = True) -> SolveResult:
+                verbose: bool = False, quick_beam: bool = True, search: bool = True) -> SolveResult:
     """``report`` hears of each better line and of the root bound (issue 21); ``verbose``
     shows CP-SAT's search log on stderr (stdout may be carrying JSON). Where the recipes' line
     does not meet the root bound, the players' beam search offers a quick line before branch
     and bound; ``quick_beam=False`` leaves it out: the model engine does so where it builds its
     model (a puzzle, a small position), as it runs the players' turns itself and the beam line
-    cost more than the rest of a puzzle's solve (benchmarks/README.md, "Puzzles in-process")."""
+    cost more than the rest of a puzzle's solve (benchmarks/README.md, "Puzzles in-process").
+    ``search=False`` stops short of branch and bound where the bound is not met: the answer is
+    then the best line, unproved, with the bound (the model engine on a busy full turn, where
+    branch and bound finishes nothing in the time and its own searches come next)."""
     dl = Deadline(time_limit)
     report = report or Reporter(None, "cpsat")
     s = state.copy()
@@ -273,6 +276,10 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
         notes.append(f"proved by the bound ({ub})")
         r = make_result(state, inc[1], True, "cpsat", dl.elapsed(), notes=notes)
         r.proved_by = "bound"
+        return r
+    if not search:
+        r = make_result(state, inc[1], False, "cpsat", dl.elapsed(), notes=notes)
+        r.bound = ub
         return r
     # Keep a little of the limit for tidying the line (simplify + replay, make_result).
     left = None if dl.end is None else max(0.0, dl.end - dl.start - dl.elapsed()

@@ -205,7 +205,8 @@ def solve_model(state: GameState, time_limit: float | None = None,
         limit = _left(dl, 0.3 if fits else RECIPE_SHARE)
         if limit is None and not fits:
             limit = UNLIMITED_RECIPES  # no limit: the quick searches first, the proof after
-        first = solve_cpsat(s, limit, report=rep, verbose=verbose, quick_beam=not fits)
+        first = solve_cpsat(s, limit, report=rep, verbose=verbose, quick_beam=not fits,
+                            search=fits)
     else:
         first = _no_recipes(s)
     if first.optimal:
