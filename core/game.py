@@ -235,10 +235,10 @@ class Game:
         self.adjudication = (len(self.steps), mover)
         self._redo.clear()
 
-    def apply_watching_stall(self, action: Action, rounds: int = STALL_ROUNDS) -> None:
-        """``apply_action``, then the tournament rule for a stalled game: once ``rounds`` rounds
-        went by without a tile (three-space tiles left, every flat spot blocked by developers
-        nobody moves, R8's lapse), ``adjudicate``. For games computer players play to the end
+    def apply_watching_stall(self, action: Action) -> None:
+        """``apply_action``, then the tournament rule for a stalled game: once ``STALL_ROUNDS``
+        rounds went by without a tile (three-space tiles left, every flat spot blocked by
+        developers nobody moves, R8's lapse), ``adjudicate``. For games computer players play to the end
         (tournaments, the puzzle miner), which R40 alone would never end."""
         turns, tiles = self.turns, len(self.state.tiles)
         self.apply_action(action)
@@ -247,7 +247,7 @@ class Game:
         if self.turns > turns:
             self._idle += 1
             s = self.state
-            if (self._idle >= rounds * s.n_players and s.last_round is None
+            if (self._idle >= STALL_ROUNDS * s.n_players and s.last_round is None
                     and not s.is_terminal() and s.festival is None):
                 self.adjudicate()
 

@@ -222,8 +222,8 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
     # deriving them all could take the whole limit and leave CP-SAT and the proof none, so
     # they get half of what is left.
     recipes = derive(s, budget, dl.share(0.5))
-    owed = s.obligation_pending() and s.find_placement(ap + int(token)) is not None
-    fillers = _fillers(s, ap + int(token)) if owed else []
+    owed = s.obligation_pending() and s.find_placement(budget) is not None
+    fillers = _fillers(s, budget) if owed else []
     cuts: list[list[int]] = []
     rounds = 0
     while rounds < MAX_ROUNDS and not dl.expired():
