@@ -207,7 +207,7 @@ def _stalled_board() -> GameState:
     return s
 
 
-def test_r40_a_stalled_planner_game_is_adjudicated_ends_and_its_record_replays(tmp_path: Path) -> None:
+def test_r40_a_watched_stalled_game_is_adjudicated_ends_and_its_record_replays(tmp_path: Path) -> None:
     """A game whose players can place no tile and never move (R8 lapses every turn) would never
     reach R40's end; the miner's games, like tournaments, are adjudicated after three idle
     rounds (``Game.apply_watching_stall``): the last round follows and the game ends. Its saved
