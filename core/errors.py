@@ -44,6 +44,17 @@ def shown(text: object, cap: int = 40) -> str:
     return out[:cap] + "…"
 
 
+def shown_path(path: object, cap: int = 80) -> str:
+    """A file name as ``shown`` makes it safe, but cut at the front where it is too long: the
+    end of a path (its file name) is the part that tells which file."""
+    s = str(path)
+    tail = s[-cap * 4:]
+    out = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in tail)
+    if len(out) <= cap and len(tail) == len(s):
+        return out
+    return "…" + out[-cap:]
+
+
 def one_line(message: str, cap: int = 400) -> str:
     """A whole message made safe for one line on stderr (the CLI's last word on any error)."""
     return shown(message, cap)

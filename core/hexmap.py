@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass, field
 from importlib import resources
 
-from core.errors import KratonError, MapError, NotationError, shown
+from core.errors import KratonError, MapError, NotationError, shown, shown_path
 
 MAX_ROWS = 26
 MAX_COLS = 32
@@ -254,7 +254,7 @@ def _read_map_file(path: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise MapError(f"map {shown(path, 80)}: not a text file (not UTF-8)") from None
+        raise MapError(f"map {shown_path(path)}: not a text file (not UTF-8)") from None
 
 
 def load_map(spec: str = "java-centre", base_dir: str | None = None) -> HexMap:
@@ -277,7 +277,7 @@ def load_map(spec: str = "java-centre", base_dir: str | None = None) -> HexMap:
             path = cand
     if not os.path.lexists(path):
         raise MapError(
-            f"map '{shown(spec, 80)}': cannot read it (no such file, and the built-in maps are"
+            f"map '{shown_path(spec)}': cannot read it (no such file, and the built-in maps are"
             f" {', '.join(BUILTIN_MAPS)})"
         )
     path = os.path.abspath(path)

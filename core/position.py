@@ -17,7 +17,7 @@ from collections import Counter
 from typing import Any
 
 from core.actions import CARD_KINDS, RICE, TERRAIN_NAME, VILLAGE
-from core.errors import KratonError, NotationError, PositionError, shown
+from core.errors import KratonError, NotationError, PositionError, shown, shown_path
 from core.hexmap import PRINTED_IRRIGATION, hex_name, load_map, parse_hex
 from core.legality import PALACE_VALUES, tile_shape_error
 from core.reachable import check_reachable
@@ -362,7 +362,7 @@ def read_json(path: str) -> Any:
 
 def load_position(path: str) -> GameState:
     """A position file (a game record's start position: see ``core.record.load_any``)."""
-    where = shown(path, 80)
+    where = shown_path(path)
     try:
         return position_from_dict(read_json(path), os.path.dirname(os.path.abspath(path)))
     except PositionError as e:
@@ -398,7 +398,7 @@ def write_text_atomic(path: str, text: str) -> None:
         st = os.stat(target)
         mode = st.st_mode & 0o7777
         if not stat.S_ISREG(st.st_mode):
-            raise SaveRefused(f"{shown(path, 80)}: not a regular file (a FIFO, device or folder);"
+            raise SaveRefused(f"{shown_path(path)}: not a regular file (a FIFO, device or folder);"
                               " refusing to replace it")
     except FileNotFoundError:
         mode = 0o666 & ~_UMASK

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from core.actions import Action, parse_action
-from core.errors import IllegalAction, KratonError, NotationError, PositionError, shown
+from core.errors import IllegalAction, KratonError, NotationError, PositionError, shown, shown_path
 from core.position import load_position, position_from_dict, read_json, write_json_atomic
 
 if TYPE_CHECKING:
@@ -229,7 +229,7 @@ def check_result(d: dict[str, Any], g: Game) -> None:
 
 def load_record(path: str) -> tuple[GameRecord, dict[str, Any]]:
     """Read a game file; returns the record and its raw JSON. Errors name the file."""
-    where = shown(path, 80)
+    where = shown_path(path)
     try:
         d = read_json(path)
         rec = record_from_dict(d)
@@ -248,7 +248,7 @@ def replay_file(path: str, upto: int | None = None) -> Game:
         if upto is None:
             check_result(d, g)
     except KratonError as e:
-        raise RecordError(f"{shown(path, 80)}: {e}") from None
+        raise RecordError(f"{shown_path(path)}: {e}") from None
     return g
 
 
@@ -259,16 +259,16 @@ def load_any(path: str, at: int | None = None) -> tuple[GameState, str | None]:
     d = read_json(path)
     if not (isinstance(d, dict) and d.get("format") == FORMAT):
         if at is not None:
-            raise PositionError(f"{shown(path, 80)}: --at applies to a game record (format {FORMAT}),"
+            raise PositionError(f"{shown_path(path)}: --at applies to a game record (format {FORMAT}),"
                                 " not to a position file")
         return load_position(path), None
     rec, _ = load_record(path)
     if at is not None and not 0 <= at <= len(rec.actions):
-        raise RecordError(f"{shown(path, 80)}: --at {at}: the record has {len(rec.actions)} actions")
+        raise RecordError(f"{shown_path(path)}: --at {at}: the record has {len(rec.actions)} actions")
     g = replay_file(path, at)
     n = len(rec.actions) if at is None else at
     which = "its current position" if n == len(rec.actions) else "the position"
-    return g.state, (f"{shown(path, 80)}: game record; using {which} after {n} of"
+    return g.state, (f"{shown_path(path)}: game record; using {which} after {n} of"
                      f" {len(rec.actions)} actions (--at N for another)")
 
 

@@ -14,7 +14,7 @@ import re
 import stat
 from typing import Any
 
-from core.errors import KratonError, shown
+from core.errors import KratonError, shown_path
 
 # A record of a long game is ~10 KB; a position ~5 KB. Far above both, far below harm.
 MAX_JSON_BYTES = 4 * 1024 * 1024
@@ -40,23 +40,23 @@ def read_bounded(path: str, limit: int, what: str) -> bytes:
     try:
         st = os.stat(path)
     except FileNotFoundError:
-        raise FileRefused(f"{shown(path, 80)}: no such file") from None
+        raise FileRefused(f"{shown_path(path)}: no such file") from None
     except OSError as e:
-        raise FileRefused(f"{shown(path, 80)}: cannot read it ({e.strerror})") from None
+        raise FileRefused(f"{shown_path(path)}: cannot read it ({e.strerror})") from None
     if stat.S_ISDIR(st.st_mode):
-        raise FileRefused(f"{shown(path, 80)}: is a directory, not a file")
+        raise FileRefused(f"{shown_path(path)}: is a directory, not a file")
     if not stat.S_ISREG(st.st_mode):
-        raise FileRefused(f"{shown(path, 80)}: not a regular file (a device, FIFO or socket); "
+        raise FileRefused(f"{shown_path(path)}: not a regular file (a device, FIFO or socket); "
                           f"{what} must be a file")
     if st.st_size > limit:
-        raise FileRefused(f"{shown(path, 80)}: {st.st_size} bytes, more than the {limit} a {what} may have")
+        raise FileRefused(f"{shown_path(path)}: {st.st_size} bytes, more than the {limit} a {what} may have")
     try:
         with open(path, "rb") as f:
             data = f.read(limit + 1)
     except OSError as e:
-        raise FileRefused(f"{shown(path, 80)}: cannot read it ({e.strerror})") from None
+        raise FileRefused(f"{shown_path(path)}: cannot read it ({e.strerror})") from None
     if len(data) > limit:  # it grew since the stat
-        raise FileRefused(f"{shown(path, 80)}: more than the {limit} bytes a {what} may have")
+        raise FileRefused(f"{shown_path(path)}: more than the {limit} bytes a {what} may have")
     return data
 
 
@@ -102,8 +102,8 @@ def read_json_file(path: str) -> Any:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise FileRefused(f"{shown(path, 80)}: not a text file (not UTF-8)") from None
+        raise FileRefused(f"{shown_path(path)}: not a text file (not UTF-8)") from None
     try:
         return parse_json_text(text)
     except FileRefused as e:
-        raise FileRefused(f"{shown(path, 80)}: {e}") from None
+        raise FileRefused(f"{shown_path(path)}: {e}") from None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from core.errors import KratonError, shown
+from core.errors import KratonError, shown_path
 
 MAX_ROWS = 1_000_000
 TEXT = {"uid", "puzzle", "mode", "themes"}
@@ -37,7 +37,7 @@ def _field(where: str, key: str, v: Any) -> None:
 
 def check_export(data: Any, path: str, tables: dict[str, tuple[str, ...]]) -> dict[str, list[dict[str, Any]]]:
     """The rows of each table, or ExportError naming the first thing wrong."""
-    where = shown(path, 80)
+    where = shown_path(path)
     if not isinstance(data, dict) or data.get("format") != "kraton-progress":
         raise ExportError(f'{where}: not a kraton progress export (no "format": "kraton-progress")')
     if isinstance(data.get("version"), bool) or not isinstance(data.get("version"), int):

@@ -280,13 +280,13 @@ EXPORT_BYTES = 64 << 20  # some 300 000 attempts
 
 def read_export(path: str) -> Any:
     """An export file's JSON within ``core.safefile``'s limits; errors name the file."""
-    from core.errors import shown
+    from core.errors import shown_path
     from core.safefile import parse_json_text, read_bounded
 
     data = read_bounded(path, EXPORT_BYTES, "progress export")
     try:
         return parse_json_text(data.decode("utf-8"))
     except UnicodeDecodeError:
-        raise ProgressError(f"{shown(path, 80)}: not a text file (not UTF-8)") from None
+        raise ProgressError(f"{shown_path(path)}: not a text file (not UTF-8)") from None
     except KratonError as e:
-        raise ProgressError(f"{shown(path, 80)}: {e}") from None
+        raise ProgressError(f"{shown_path(path)}: {e}") from None

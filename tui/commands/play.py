@@ -24,11 +24,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _check_file(path: str | None) -> None:
-    from core.errors import KratonError, shown
+    from core.errors import KratonError, shown_path
 
     if path is not None and not os.path.isfile(path):
         what = "no such file" if not os.path.lexists(path) else "not a regular file"
-        raise KratonError(f"{shown(path, 80)}: {what}")
+        raise KratonError(f"{shown_path(path)}: {what}")
 
 
 def cmd_play(args: argparse.Namespace) -> int:

@@ -8,7 +8,7 @@ import sys
 
 from core.actions import parse_actions
 from core.drawing import board_text
-from core.errors import IllegalAction, KratonError, NotationError, shown
+from core.errors import IllegalAction, KratonError, NotationError, shown, shown_path
 from core.position import MAX_NAME, position_to_dict, save_position
 from core.record import load_any
 from core.state import GameState
@@ -92,7 +92,7 @@ def say(note: str | None) -> None:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     s, note = load_for_command(args.file, args.at)
-    print(f"{shown(args.file, 80)}: valid. {summary(s)}")
+    print(f"{shown_path(args.file)}: valid. {summary(s)}")
     say(note)
     return 0
 

@@ -15,7 +15,7 @@ import os
 import sys
 from typing import Any
 
-from core.errors import KratonError, one_line, shown
+from core.errors import KratonError, one_line, shown, shown_path
 
 REVIEW_LIMIT = 2.0  # seconds per turn (issue 22: 60 turns with 2 workers in under 2 minutes)
 PUZZLE_FOLDER = "my-puzzles"  # under $KRATON_HOME: where the app's puzzle trainer looks
@@ -61,12 +61,12 @@ def check_options(args: argparse.Namespace) -> None:
         raise KratonError(f"--min-missed must be at least 1 point, not {args.min_missed}")
     for opt, path in (("-o", args.output), ("--chart", args.chart)):
         if path is not None and (path == "" or os.path.isdir(path)):
-            raise KratonError(f"{opt} {shown(path, 80)}: a file name is needed, not a folder")
+            raise KratonError(f"{opt} {shown_path(path)}: a file name is needed, not a folder")
         folder = os.path.dirname(os.path.abspath(path)) if path else ""
         if path is not None and not os.path.isdir(folder):
-            raise KratonError(f"{opt} {shown(path, 80)}: no such folder {shown(folder, 80)}")
+            raise KratonError(f"{opt} {shown_path(path)}: no such folder {shown(folder, 80)}")
     if args.puzzles and os.path.exists(args.puzzles) and not os.path.isdir(args.puzzles):
-        raise KratonError(f"--puzzles {shown(args.puzzles, 80)}: not a folder")
+        raise KratonError(f"--puzzles {shown_path(args.puzzles)}: not a folder")
 
 
 def puzzle_folder(value: str) -> str:
@@ -114,7 +114,7 @@ def review_batch(args: argparse.Namespace, game: Any) -> int:
     written = write_outputs(args, game, review)
     print_review(args, game, review, written)
     if tasks and tasks[0].seen == "player":  # after the work: an error stays one line
-        print(f"kraton: {shown(args.game, 80)}: game in progress: {seen_note(names, player, viewer)}",
+        print(f"kraton: {shown_path(args.game)}: game in progress: {seen_note(names, player, viewer)}",
               file=sys.stderr)
     for turn, error in review.failed.items():
         print(f"kraton: turn {turn}: {one_line(error)}", file=sys.stderr)
