@@ -20,8 +20,10 @@ install: $(STAMP)
 play: $(STAMP)
 	$(BIN)/kraton play
 
+# One pytest worker per core (pytest-xdist): the suite is CPU-bound solver and engine work, and
+# CI's two cores halve it (README, "Set-up").
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto
 
 lint: $(STAMP)
 	$(BIN)/ruff check core analysis puzzles tui tests benchmarks
