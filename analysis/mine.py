@@ -9,6 +9,8 @@ Full turns come from games of four ``planner`` players on Java-Centre (``--mid-g
 ``--last-round``). Those players plan within a time budget, so a seed alone does not give the
 same game on another machine: ``--save-games DIR`` keeps each game's record, and ``--records``
 mines saved records, which replay to the same positions anywhere (``puzzles/games/``).
+``--workers N`` (or ``--scheduler``) mines a game per process (``analysis.parallel``); the
+command alone hands out ids and writes the files (``PuzzleWriter``).
 """
 
 from __future__ import annotations
@@ -18,8 +20,11 @@ import os
 import random
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
+from analysis.parallel import run_parallel
 from analysis.solver import DEFAULT_ENGINE, ENGINES, solve
 from analysis.solver.common import SolveResult, replay
 from analysis.solver.selfplay import random_position
@@ -189,21 +194,21 @@ def mid_game(turn: int, s: GameState, every: int = 1, only: frozenset[int] = fro
     return None
 
 
-Source = tuple[str, dict[str, object], Iterator[tuple[int, GameState]]]
-
-
-def game_sources(seeds: range, records: list[str], save: str | None) -> Iterator[Source]:
-    """(label, solver metadata, turn starts) per game: the saved ``records`` (replayed: the same
-    positions on any machine), else seeded planner games, written to the folder ``save``."""
+def game_jobs(seeds: range, records: list[str], save: str | None,
+              **options: Any) -> list[FullTurnJob]:
+    """A job per game: the saved ``records`` (replayed: the same positions on any machine),
+    else seeded planner games, written to the folder ``save``."""
+    jobs: list[FullTurnJob] = []
     for path in records:
         full = os.path.abspath(path)
         name = os.path.relpath(full, HERE) if os.path.commonpath([full, HERE]) == HERE else path
-        yield name, {"record": name}, record_turns(path)
+        jobs.append(FullTurnJob(name, {"record": name}, path, None, None, **options))
     if records:
-        return
+        return jobs
     for seed in seeds:
         out = os.path.join(save, f"planner-{seed}.json") if save else None
-        yield f"seed {seed}", {"seed": seed}, planner_turns(seed, out)
+        jobs.append(FullTurnJob(f"seed {seed}", {"seed": seed}, None, seed, out, **options))
+    return jobs
 
 
 def write_puzzle(s: GameState, r: SolveResult, pid: str, difficulty: str, theme: str, title: str,
@@ -261,46 +266,121 @@ def quick_gap(s: GameState) -> int:
     return upper_bound(s, budget) - best
 
 
-def mine_full_turns(sources: Iterator[Source], limit: float, pick: Callable[[int, GameState], str | None],
-                    kind: str, least: int = 3, seven: bool = False, tokens_spent: bool = False,
-                    engine: str = DEFAULT_ENGINE, within: int | None = None) -> None:
-    """Write a ``full-turn`` puzzle for each picked turn the solver proves worth ``least``
-    points or more (with ``seven``, only turns where the mover still has his token: 7 AP).
-    With ``tokens_spent``, a turn where he has one is also tried on the same board with his
-    tokens spent (6 AP, ``spent``); the puzzle says so. A turn that already has a puzzle (same
-    game, same turn, same tokens) is not written again. With ``within``, only turns whose
+@dataclass(frozen=True)
+class FullTurnJob:
+    """One game to mine for full turns: a saved ``record``, else the planner game of ``seed``
+    (its record written to ``save``), and the options of ``mine_full_turns``."""
+
+    label: str
+    meta: dict[str, object]
+    record: str | None
+    seed: int | None
+    save: str | None
+    limit: float
+    pick: Callable[[int, GameState], str | None]
+    least: int = 3
+    seven: bool = False
+    tokens_spent: bool = False
+    engine: str = DEFAULT_ENGINE
+    within: int | None = None
+
+
+@dataclass
+class Found:
+    """A turn the solver proved worth a puzzle, before it gets an id (``PuzzleWriter``)."""
+
+    state: GameState
+    result: SolveResult
+    where: str
+    turn: int
+    adapted: bool
+
+
+Event = str | Found  # what mining a game reports, in order: a line to print, or a puzzle found
+
+
+def mine_game(job: FullTurnJob, emit: Callable[[Event], None]) -> None:
+    """Solve each picked turn of one game: its line to ``emit``, and a ``Found`` for each turn
+    proved worth ``least`` points or more (with ``seven``, only turns where the mover still has
+    his token: 7 AP). With ``tokens_spent``, a turn where he has one is also tried on the same
+    board with his tokens spent (6 AP, ``spent``). With ``within``, only turns whose
     ``quick_gap`` is at most that are solved (the others are listed as skipped)."""
-    have = {(str(p.get("record", p.get("seed"))), p.get("turn"), bool(p.get("tokens_spent")))
-            for f in os.listdir(HERE) if f.startswith("full-turn-")
-            for p in [read_json(os.path.join(HERE, f))["puzzle"].get("solver", {})]}
-    for label, meta, turns in sources:
-        for turn, start in turns:
-            where = pick(turn, start)
-            if where is None or (seven and not start.token_bonus()):
-                continue
-            tries = [(start, False)] + ([(spent(start), True)] if tokens_spent and start.token_bonus() else [])
-            for s, adapted in tries:
-                key = (str(meta.get("record", meta.get("seed"))), turn, adapted)
-                name = s.players[s.to_move].name
-                budget = s.turn.ap + s.token_bonus()
-                if within is not None:
-                    gap = quick_gap(s)
-                    if gap > within:
-                        print(f"{label} turn {turn} {name} {budget} AP: skip (bound {gap} above "
-                              "the quick lines)", flush=True)
-                        continue
-                r = solve(s, engine, time_limit=limit)
-                print(f"{label} turn {turn} {name} {budget} AP: best {r.best} optimal {r.optimal} "
-                      f"bound {r.bound} {r.seconds:.1f} s", flush=True)
-                if not r.optimal or r.best < least or key in have:
+    turns = record_turns(job.record) if job.record is not None else planner_turns(int(job.seed or 0), job.save)
+    for turn, start in turns:
+        where = job.pick(turn, start)
+        if where is None or (job.seven and not start.token_bonus()):
+            continue
+        tries = [(start, False)] + ([(spent(start), True)] if job.tokens_spent and start.token_bonus() else [])
+        for s, adapted in tries:
+            name = s.players[s.to_move].name
+            budget = s.turn.ap + s.token_bonus()
+            if job.within is not None:
+                gap = quick_gap(s)
+                if gap > job.within:
+                    emit(f"{job.label} turn {turn} {name} {budget} AP: skip (bound {gap} above "
+                         "the quick lines)")
                     continue
-                have.add(key)
-                pid = free_id("full-turn")
-                note = " (his tokens spent)" if adapted else ""
-                write_puzzle(s, r, pid, "expert", "full-turn", f"{where}, {name} with {budget} AP{note}: score {r.best}",
-                             {**meta, "turn": turn, **({"tokens_spent": True} if adapted else {}),
-                              "source": f"{kind} of a planner game"})
-                print(f"  -> {pid}: {r.line_text}", flush=True)
+            r = solve(s, job.engine, time_limit=job.limit)
+            emit(f"{job.label} turn {turn} {name} {budget} AP: best {r.best} optimal {r.optimal} "
+                 f"bound {r.bound} {r.seconds:.1f} s")
+            if r.optimal and r.best >= job.least:
+                emit(Found(s, r, where, turn, adapted))
+
+
+def mined_game(job: FullTurnJob) -> list[Event]:
+    """``mine_game`` in a worker process: its events, returned when the game is done."""
+    out: list[Event] = []
+    mine_game(job, out.append)
+    return out
+
+
+class PuzzleWriter:
+    """Writes each ``Found`` as the next free ``full-turn`` puzzle, in this process only (ids
+    are handed out here, so parallel workers never pick the same one), unless that game's turn
+    already has a puzzle (same game, same turn, same tokens)."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.have = {(str(p.get("record", p.get("seed"))), p.get("turn"), bool(p.get("tokens_spent")))
+                     for f in os.listdir(HERE) if f.startswith("full-turn-")
+                     for p in [read_json(os.path.join(HERE, f))["puzzle"].get("solver", {})]}
+
+    def __call__(self, job: FullTurnJob, event: Event) -> None:
+        if isinstance(event, str):
+            print(event, flush=True)
+            return
+        f = event
+        key = (str(job.meta.get("record", job.meta.get("seed"))), f.turn, f.adapted)
+        if key in self.have:
+            return
+        self.have.add(key)
+        pid = free_id("full-turn")
+        name = f.state.players[f.state.to_move].name
+        budget = f.state.turn.ap + f.state.token_bonus()
+        note = " (his tokens spent)" if f.adapted else ""
+        write_puzzle(f.state, f.result, pid, "expert", "full-turn",
+                     f"{f.where}, {name} with {budget} AP{note}: score {f.result.best}",
+                     {**job.meta, "turn": f.turn, **({"tokens_spent": True} if f.adapted else {}),
+                      "source": f"{self.kind} of a planner game"})
+        print(f"  -> {pid}: {f.result.line_text}", flush=True)
+
+
+def mine_full_turns(jobs: list[FullTurnJob], kind: str, workers: int = 1,
+                    scheduler: object = None) -> None:
+    """Write a ``full-turn`` puzzle for each turn of ``jobs``' games that ``mine_game`` finds.
+    One worker mines the games in turn and prints as it goes; more (or a Dask ``scheduler``)
+    mine a game each at a time and print each game's lines when it is done."""
+    write = PuzzleWriter(kind)
+    if workers <= 1 and scheduler is None:
+        for job in jobs:
+            mine_game(job, partial(write, job))
+        return
+    for o in run_parallel(mined_game, jobs, workers=workers, scheduler=scheduler):
+        if not o.ok:
+            print(f"{jobs[o.index].label}: failed: {o.error}", flush=True)
+            continue
+        for event in o.value or []:
+            write(jobs[o.index], event)
 
 
 def _turns(text: str) -> frozenset[int]:
@@ -353,6 +433,11 @@ def add_arguments(ap_: argparse.ArgumentParser) -> None:
                      help="with --mid-game or --last-round: keep turns worth N points or more")
     ap_.add_argument("--seven", action="store_true",
                      help="with --last-round or --mid-game: only turns with the token left (7 AP)")
+    ap_.add_argument("--workers", type=int, default=1, metavar="N",
+                     help="with --last-round or --mid-game: mine N games at a time in as many "
+                          "processes (each game's lines are printed when it is done)")
+    ap_.add_argument("--scheduler", metavar="ADDRESS",
+                     help="with --last-round or --mid-game: mine the games on this Dask scheduler")
     ap_.add_argument("--within", type=int, metavar="N",
                      help="with --last-round or --mid-game: solve only turns whose bound lies at "
                           "most N points above the quick lines (pond lines, the players' turns: "
@@ -362,15 +447,12 @@ def add_arguments(ap_: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> None:
     """Mine with the parsed options (see ``add_arguments``)."""
     if args.last_round or args.mid_game:
-        sources = game_sources(range(args.start, args.start + args.count), args.records, args.save_games)
-        if args.last_round:
-            mine_full_turns(sources, args.limit, last_round, "last-round", least=args.least,
-                            seven=args.seven, tokens_spent=args.tokens_spent, engine=args.engine,
-                            within=args.within)
-        else:
-            mine_full_turns(sources, args.limit, partial(mid_game, every=args.every, only=args.at),
-                            "mid-game", least=args.least, seven=args.seven, tokens_spent=args.tokens_spent,
-                            engine=args.engine, within=args.within)
+        pick = last_round if args.last_round else partial(mid_game, every=args.every, only=args.at)
+        jobs = game_jobs(range(args.start, args.start + args.count), args.records, args.save_games,
+                         limit=args.limit, pick=pick, least=args.least, seven=args.seven,
+                         tokens_spent=args.tokens_spent, engine=args.engine, within=args.within)
+        mine_full_turns(jobs, "last-round" if args.last_round else "mid-game",
+                        workers=args.workers, scheduler=args.scheduler)
         return
     counts: dict[str, int] = {}
     for f in os.listdir(HERE):

@@ -228,3 +228,56 @@ def test_r40_a_watched_stalled_game_is_adjudicated_ends_and_its_record_replays(t
     assert [(t, position_to_dict(s)) for t, _, s in indexed_record_turns(path)] == turns
     stuck = Game(_stalled_board())
     assert len(list(islice(turn_starts(stuck, lambda s: End()), 30))) == 30 and not stuck.is_terminal()
+
+
+def _mined(tmp: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> dict[tuple[str, int], dict[str, object]]:
+    from analysis import mine
+
+    tmp.mkdir()
+    monkeypatch.setattr(mine, "HERE", str(tmp))
+    records = [os.path.join(HERE, "games", g) for g in ("planner-705.json", "planner-707.json")]
+    mine.main(["--mid-game", "--records", *records, "--at", "26", "--limit", "10", "--workers", str(workers)])
+    out: dict[tuple[str, int], dict[str, object]] = {}
+    for f in sorted(tmp.glob("full-turn-*.json")):
+        d = read_json(str(f))
+        src = d["puzzle"]["solver"]
+        out[(os.path.basename(str(src["record"])), int(src["turn"]))] = {"id": d["puzzle"]["id"], "best": d["puzzle"]["best"],
+                                                      "position": {k: v for k, v in d.items() if k != "puzzle"}}
+    return out
+
+
+def test_the_miner_on_two_workers_writes_what_one_writes_under_distinct_ids(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--workers 2`` mines a game per process; the puzzles are written by the parent alone,
+    so each turn found gets its own free id, and the same turns are found with the same best as
+    in one process (turn 26 of planner-705, 36 points, and of planner-707, 27: full-turn-91
+    and -92, each proved in about half a second)."""
+    one = _mined(tmp_path / "one", monkeypatch, 1)
+    two = _mined(tmp_path / "two", monkeypatch, 2)
+    assert {k: v["best"] for k, v in one.items()} == {("planner-705.json", 26): 36, ("planner-707.json", 26): 27}
+    assert {k: (v["best"], v["position"]) for k, v in two.items()} == {
+        k: (v["best"], v["position"]) for k, v in one.items()}
+    assert sorted(v["id"] for v in two.values()) == ["full-turn-01", "full-turn-02"]
+
+
+def test_r40_the_miners_planner_games_are_played_through_the_stall_watch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``planner_turns`` plays every action through ``Game.apply_watching_stall`` (a stalled
+    game is adjudicated, as above); the players are swapped for random ones to keep it quick."""
+    from itertools import islice
+
+    from analysis import mine, players
+    from core.game import Game
+
+    watched: list[int] = []
+    real = Game.apply_watching_stall
+
+    def watching(g: Game, a: object) -> None:
+        watched.append(len(g.actions))
+        real(g, a)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Game, "apply_watching_stall", watching)
+    make = players.make_player
+    monkeypatch.setattr(players, "make_player", lambda name, seed=0: make("random", seed))
+    starts = list(islice(mine.planner_turns(3), 4))
+    assert [t for t, _ in starts] == [1, 2, 3, 4]
+    assert watched and watched == list(range(len(watched)))  # every action so far, in order
