@@ -369,18 +369,24 @@ def mine_full_turns(jobs: list[FullTurnJob], kind: str, workers: int = 1,
                     scheduler: object = None) -> None:
     """Write a ``full-turn`` puzzle for each turn of ``jobs``' games that ``mine_game`` finds.
     One worker mines the games in turn and prints as it goes; more (or a Dask ``scheduler``)
-    mine a game each at a time and print each game's lines when it is done."""
+    mine a game each at a time and print each game's lines when it is done; a game that fails
+    there (an unreadable record) is one line on stderr, the others go on, and the command then
+    ends with status 2."""
     write = PuzzleWriter(kind)
     if workers <= 1 and scheduler is None:
         for job in jobs:
             mine_game(job, partial(write, job))
         return
+    failed = 0
     for o in run_parallel(mined_game, jobs, workers=workers, scheduler=scheduler):
         if not o.ok:
-            print(f"{jobs[o.index].label}: failed: {o.error}", flush=True)
+            failed += 1
+            print(f"{jobs[o.index].label}: {o.error}", file=sys.stderr, flush=True)
             continue
         for event in o.value or []:
             write(jobs[o.index], event)
+    if failed:
+        raise KratonError(f"{failed} of {len(jobs)} games could not be mined (above)")
 
 
 def _turns(text: str) -> frozenset[int]:

@@ -104,6 +104,10 @@ def test_a_bad_record_is_one_line_and_status_2(tmp_path: Path, monkeypatch: pyte
     assert main(["puzzles", "mine", "--mid-game", "--records", str(bad)]) == 2  # the same, via kraton
     err = capsys.readouterr().err.strip()
     assert err.startswith("kraton: ") and str(bad) in err and "\n" not in err
+    good = os.path.join(HERE, "games", "planner-30.json")  # --at 1: no busy turn to solve
+    assert main(["puzzles", "mine", "--mid-game", "--records", str(bad), good, "--at", "1", "--workers", "2"]) == 2
+    lines = capsys.readouterr().err.strip().split("\n")
+    assert len(lines) == 2 and str(bad) in lines[0] and lines[1] == "kraton: 1 of 2 games could not be mined (above)"
 
 
 def test_a_new_puzzle_never_takes_the_id_of_one_that_exists(tmp_path: Path,
