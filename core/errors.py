@@ -38,21 +38,27 @@ def shown(text: object, cap: int = 40) -> str:
         return f"an integer of about {int(text.bit_length() * 0.30103)} digits"
     s = text if isinstance(text, str) else repr(text)
     head = s[: cap * 4]  # never escape megabytes only to cut them
-    out = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in head)
+    out = _escaped(head)
     if len(out) <= cap and len(head) == len(s):
         return out
     return out[:cap] + "…"
 
 
-def shown_path(path: object, cap: int = 80) -> str:
+def shown_path(path: object, cap: int = 160) -> str:
     """A file name as ``shown`` makes it safe, but cut at the front where it is too long: the
     end of a path (its file name) is the part that tells which file."""
     s = str(path)
     tail = s[-cap * 4:]
-    out = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in tail)
+    out = _escaped(tail)
     if len(out) <= cap and len(tail) == len(s):
         return out
     return "…" + out[-cap:]
+
+
+def _escaped(s: str) -> str:
+    """Control and other unprintable characters as their escapes (a newline would split the
+    message it is part of)."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in s)
 
 
 def one_line(message: str, cap: int = 400) -> str:

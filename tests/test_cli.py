@@ -236,11 +236,11 @@ def test_a_position_refusal_names_the_file_and_field(city_file: Path, tmp_path: 
 
 
 def test_a_long_path_in_an_error_keeps_its_file_name(tmp_path: Path, capsys) -> None:
-    deep = tmp_path / ("a-folder-with-a-long-name-" * 4)
+    deep = tmp_path / ("a-folder-with-a-long-name-" * 7)
     deep.mkdir()
     bad = deep / "my-position.json"
     bad.write_text('{"format": "java-position"', encoding="utf-8")
     rc, out, err = run(capsys, "validate", str(bad))
     assert_one_line_error(rc, out, err, "invalid JSON at line 1")
     assert "…" in err and "a-folder-with-a-long-name-/my-position.json: invalid JSON" in err
-    assert len(err.split(": invalid JSON")[0]) <= len("kraton: ") + 81
+    assert len(err.split(": invalid JSON")[0]) <= len("kraton: ") + 161
