@@ -19,8 +19,12 @@ incumbent, finishes its exact search. Otherwise ``optimal`` is False.
 
 from __future__ import annotations
 
+import sys
+from typing import TYPE_CHECKING, Any
+
 from analysis.solver.bnb import leaf_options, solve_bnb
 from analysis.solver.bound import upper_bound
+from analysis.solver.choice import Choice, Filler, TooMany, choose, value
 from analysis.solver.common import (
     ZERO,
     Deadline,
@@ -32,18 +36,28 @@ from analysis.solver.common import (
     replay,
     shortened,
 )
-from analysis.solver.ortools_cp import cp_model
 from analysis.solver.recipes import Recipe, derive
 from core.actions import Action, End, Festival, Token
 from core.errors import IllegalAction
 from core.state import GameState
 
+if TYPE_CHECKING:
+    from ortools.sat.python.cp_model import CpModel, CpSolver, IntVar
+
 MAX_ROUNDS = 20
 
 
-def _model(recipes: list[Recipe], ap: int, token: bool, fillers: list[tuple[Action, int, frozenset[int]]],
-           owed: bool, supply: list[int], cuts: list[list[int]]) -> cp_model.CpModel:
-    m = cp_model.CpModel()
+def _cp_model() -> Any:
+    """OR-Tools' ``cp_model``, imported when first needed (``choice.py``: a puzzle's choice
+    never needs it, and the import is half of ``kraton solve`` on one)."""
+    from analysis.solver.ortools_cp import cp_model as module
+
+    return module
+
+
+def _model(recipes: list[Recipe], ap: int, token: bool, fillers: list[Filler],
+           owed: bool, supply: list[int], cuts: list[list[int]]) -> CpModel:
+    m = _cp_model().CpModel()
     n = len(recipes)
     x = [m.new_bool_var(f"r{i}") for i in range(n)]
     f = [m.new_bool_var(f"f{j}") for j in range(len(fillers))]
@@ -66,7 +80,7 @@ def _model(recipes: list[Recipe], ap: int, token: bool, fillers: list[tuple[Acti
             m.add(sum(x[i] for i in idx) <= supply[v])
     # Interactions: recipes whose footprints overlap are not combined — at most one chosen
     # recipe (or filler) per hex, which is the same as forbidding every overlapping pair.
-    by_hex: dict[int, list[cp_model.IntVar]] = {}
+    by_hex: dict[int, list[IntVar]] = {}
     for i, r in enumerate(recipes):
         for h in r.footprint:
             by_hex.setdefault(h, []).append(x[i])
@@ -94,11 +108,30 @@ def _model(recipes: list[Recipe], ap: int, token: bool, fillers: list[tuple[Acti
     return m
 
 
-def _fillers(s: GameState, budget: int, limit: int = 12) -> list[tuple[Action, int, frozenset[int]]]:
+def _cpsat_choice(recipes: list[Recipe], ap: int, token: bool, fillers: list[Filler], owed: bool,
+                  supply: list[int], cuts: list[list[int]], dl: Deadline, verbose: bool) -> Choice | None:
+    """The choice of ``choice.choose``, by CP-SAT: for more recipes than that search takes on."""
+    m = _model(recipes, ap, token, fillers, owed, supply, cuts)
+    solver = _cp_model().CpSolver()
+    solver.parameters.num_workers = 1
+    if verbose:
+        log_to_stderr(solver)
+    if dl.end is not None:
+        solver.parameters.max_time_in_seconds = max(0.05, dl.end - dl.start - dl.elapsed())
+    status = solver.solve(m)
+    if status not in (_cp_model().OPTIMAL, _cp_model().FEASIBLE):
+        return None
+    x, f, t = m._vars  # type: ignore[attr-defined]
+    chosen = tuple(i for i in range(len(recipes)) if solver.value(x[i]))
+    filler = next((j for j in range(len(fillers)) if solver.value(f[j])), None)
+    return Choice(chosen, filler, bool(solver.value(t)), value(recipes, fillers, chosen, filler, bool(solver.value(t))))
+
+
+def _fillers(s: GameState, budget: int, limit: int = 12) -> list[Filler]:
     """Cheap tile placements to meet the obligation (R8) when no scoring recipe places one."""
     from core.movegen import tile_placements
 
-    out: list[tuple[Action, int, frozenset[int]]] = []
+    out: list[Filler] = []
     for tile, cost in tile_placements(s, budget):
         if s.is_legal(tile):
             around = set(tile.hexes)
@@ -188,7 +221,7 @@ def _tell(report: Reporter, best: tuple[Outcome, list[Action]] | None) -> None:
         report(best[0].points, best[1])
 
 
-def log_to_stderr(solver: cp_model.CpSolver) -> None:
+def log_to_stderr(solver: CpSolver) -> None:
     """CP-SAT's search log on stderr (``--verbose``): stdout may be carrying JSON."""
     import sys
 
@@ -226,26 +259,24 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
     fillers = _fillers(s, budget) if owed else []
     cuts: list[list[int]] = []
     rounds = 0
+    by_cpsat = 0
     while rounds < MAX_ROUNDS and not dl.expired():
         rounds += 1
-        m = _model(recipes, ap, token, fillers, owed, s.palace_supply, cuts)
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        if verbose:
-            log_to_stderr(solver)
-        if dl.end is not None:
-            solver.parameters.max_time_in_seconds = max(0.05, dl.end - dl.start - dl.elapsed())
-        status = solver.solve(m)
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        try:
+            pick = choose(recipes, ap, token, fillers, owed, s.palace_supply, cuts)
+            if verbose:
+                print(f"recipe choice, round {rounds}: {len(recipes)} recipes searched in Python "
+                      "(choice.py), CP-SAT not needed", file=sys.stderr, flush=True)
+        except TooMany:
+            by_cpsat += 1
+            pick = _cpsat_choice(recipes, ap, token, fillers, owed, s.palace_supply, cuts, dl, verbose)
+        if pick is None:
             break
-        x, f, t = m._vars  # type: ignore[attr-defined]
-        chosen = sorted((i for i in range(len(recipes)) if solver.value(x[i])),
-                        key=lambda i: (not recipes[i].has_tile, i))
+        chosen = sorted(pick.recipes, key=lambda i: (not recipes[i].has_tile, i))
         predicted = sum(recipes[i].points for i in chosen)
-        line: list[Action] = [Token()] if solver.value(t) else []
-        for j, fl in enumerate(fillers):
-            if solver.value(f[j]):
-                line.append(fl[0])
+        line: list[Action] = [Token()] if pick.token else []
+        if pick.filler is not None:
+            line.append(fillers[pick.filler][0])
         for i in chosen:
             line.extend(recipes[i].actions)
         best = _better(best, _finish(s, line))
@@ -255,7 +286,7 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
         if not chosen:
             break
         cuts.append(chosen)
-    notes = [f"{len(recipes)} recipes, {rounds} CP-SAT round(s), {len(cuts)} cut(s)"]
+    notes = [f"{len(recipes)} recipes, {rounds} round(s) ({by_cpsat} chosen by CP-SAT), {len(cuts)} cut(s)"]
     ub = upper_bound(s, budget)
     report(bound=ub)
     inc, met = _incumbent(s, best, ub)

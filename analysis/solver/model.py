@@ -33,18 +33,21 @@ from analysis.solver.common import (
     replay,
     shortened,
 )
-from analysis.solver.model_board import Board, LinearExpr, build_board
-from analysis.solver.model_keys import Devs, build_devs
-from analysis.solver.model_palaces import festival_points, palace_anchors
-from analysis.solver.model_ponds import pond_points
-from analysis.solver.model_reach import Reach, build_reach
-from analysis.solver.ortools_cp import cp_model
 from core.actions import Action, End, Festival, Token
 from core.errors import IllegalAction
 from core.state import GameState
 
 if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
     from analysis.search_players import SearchPlayer
+    from analysis.solver.model_board import Board, LinearExpr
+    from analysis.solver.model_keys import Devs
+    from analysis.solver.model_reach import Reach
+
+# The model's modules and OR-Tools are imported where the model is built (``build_turn_model``,
+# ``model_bound``): a turn the recipe engine proves never needs them, and OR-Tools' import is
+# half of ``kraton solve`` on a puzzle (``choice.py``).
 
 
 @dataclass
@@ -62,6 +65,13 @@ class TurnModel:
 
 def build_turn_model(s: GameState) -> TurnModel:
     """The whole turn of the player to move as one model (see the module docstring)."""
+    from analysis.solver.model_board import build_board
+    from analysis.solver.model_keys import build_devs
+    from analysis.solver.model_palaces import festival_points, palace_anchors
+    from analysis.solver.model_ponds import pond_points
+    from analysis.solver.model_reach import build_reach
+    from analysis.solver.ortools_cp import cp_model
+
     m = cp_model.CpModel()
     token = m.new_bool_var("token_spent")  # R7
     if not s.token_bonus():
@@ -94,6 +104,8 @@ class Bound:
 def model_bound(s: GameState, time_limit: float | None, workers: int = 2,
                 log: bool = False) -> tuple[Bound, TurnModel, cp_model.CpSolver]:
     """Solve the turn model; its bound caps every legal line's points."""
+    from analysis.solver.ortools_cp import cp_model
+
     tm = build_turn_model(s)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
@@ -326,6 +338,8 @@ def _proved(s: GameState, tm: TurnModel, o: Outcome, bound: Bound, ub: int | Non
 def _fewest_ap(s: GameState, tm: TurnModel, o: Outcome, dl: Deadline) -> bool:
     """The objective's last tie-breaks: no line with these points spends fewer AP, or as few
     without the token (R7). Solved on the same model with the points fixed."""
+    from analysis.solver.ortools_cp import cp_model
+
     m = tm.model
     m.clear_objective()
     m.add(tm.points >= o.points)
