@@ -4,8 +4,9 @@
     r = solve(state, engine="cpsat")   # or "bnb", "brute"; time_limit in seconds or None
 
 Three engines share one objective (``common.Outcome``): ``brute`` (every legal sequence, the
-reference), ``bnb`` (branch and bound) and ``cpsat`` (OR-Tools CP-SAT over scoring recipes,
-proved by an admissible bound or finished by branch and bound). ``optimal`` is True only when
+reference), ``bnb`` (branch and bound) and ``cpsat`` (the recipe engine: the best choice of
+scoring recipes, searched in Python or by OR-Tools CP-SAT, proved by an admissible bound or
+finished by branch and bound); ``model`` (the default) runs the recipe engine first. ``optimal`` is True only when
 the engine proved the line best; ``proved_by`` says how. ``solve`` never changes ``state``.
 
 Anytime (issue 21): ``progress`` is called with a ``Progress`` (best, bound, line, seconds,

@@ -1,13 +1,13 @@
-"""The CP-SAT engine: the engine derives scoring recipes, CP-SAT chooses them within
-the AP budget, the engine replays the chosen line and has the last word.
+"""The recipe engine (``cpsat``): the engine derives scoring recipes, the best choice of them
+within the AP budget is searched (``choice.py`` in Python; CP-SAT's model of the same choice,
+``_model``, past its node cap), the engine replays the chosen line and has the last word.
 
 First a quick incumbent from the turn search the computer players use (``beam.py``, a fifth of
 the time limit and 2 s at most), scored by the solver's objective; the model engine leaves it out
-on the small positions where it builds its own model. Then the loop: solve the recipe
-model; replay the chosen recipes (tile recipes first, R8) on a copy of the
-state (``common.replay``); a replay that the engine refuses or that earns other points than the
-model predicted gets a no-good cut (that set of recipes together is forbidden) and the model is
-solved again. The best replayed line, stripped of detours (``common.simplify``), is the
+on the small positions where it builds its own model. Then the loop: choose the recipes;
+replay them (tile recipes first, R8) on a copy of the state (``common.replay``); a replay that
+the engine refuses or that earns other points than the choice predicted gets a no-good cut
+(that set of recipes together is forbidden) and the choice is made again. The best replayed line, stripped of detours (``common.simplify``), is the
 incumbent.
 
 Exactness: the recipe derivation is not complete for every position (lines can score through
