@@ -7,8 +7,8 @@ the time limit and 2 s at most), scored by the solver's objective; the model eng
 on the small positions where it builds its own model. Then the loop: choose the recipes;
 replay them (tile recipes first, R8) on a copy of the state (``common.replay``); a replay that
 the engine refuses or that earns other points than the choice predicted gets a no-good cut
-(that set of recipes together is forbidden) and the choice is made again. The best replayed line, stripped of detours (``common.simplify``), is the
-incumbent.
+(that set of recipes together is forbidden) and the choice is made again. The best replayed
+line, stripped of detours (``common.simplify``), is the incumbent.
 
 Exactness: the recipe derivation is not complete for every position (lines can score through
 longer chains of actions than a recipe holds). So the incumbent is reported optimal only when
@@ -124,7 +124,8 @@ def _cpsat_choice(recipes: list[Recipe], ap: int, token: bool, fillers: list[Fil
     x, f, t = m._vars  # type: ignore[attr-defined]
     chosen = tuple(i for i in range(len(recipes)) if solver.value(x[i]))
     filler = next((j for j in range(len(fillers)) if solver.value(f[j])), None)
-    return Choice(chosen, filler, bool(solver.value(t)), value(recipes, fillers, chosen, filler, bool(solver.value(t))))
+    token_spent = bool(solver.value(t))
+    return Choice(chosen, filler, token_spent, value(recipes, fillers, chosen, filler, token_spent))
 
 
 def _fillers(s: GameState, budget: int, limit: int = 12) -> list[Filler]:
@@ -223,8 +224,6 @@ def _tell(report: Reporter, best: tuple[Outcome, list[Action]] | None) -> None:
 
 def log_to_stderr(solver: CpSolver) -> None:
     """CP-SAT's search log on stderr (``--verbose``): stdout may be carrying JSON."""
-    import sys
-
     solver.parameters.log_search_progress = True
     solver.parameters.log_to_stdout = False
     solver.log_callback = lambda line: print(line, file=sys.stderr, flush=True)
