@@ -245,8 +245,9 @@ def _mined(tmp: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> dict[tup
     for f in sorted(tmp.glob("full-turn-*.json")):
         d = read_json(str(f))
         src = d["puzzle"]["solver"]
-        out[(os.path.basename(str(src["record"])), int(src["turn"]))] = {"id": d["puzzle"]["id"], "best": d["puzzle"]["best"],
-                                                      "position": {k: v for k, v in d.items() if k != "puzzle"}}
+        key = (os.path.basename(str(src["record"])), int(src["turn"]))
+        out[key] = {"id": d["puzzle"]["id"], "best": d["puzzle"]["best"],
+                    "position": {k: v for k, v in d.items() if k != "puzzle"}}
     return out
 
 
