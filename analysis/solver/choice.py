@@ -48,6 +48,11 @@ def value(recipes: list[Recipe], fillers: list[Filler], chosen: tuple[int, ...],
     pts = sum(recipes[i].points for i in chosen)
     handed = sum(recipes[i].handed for i in chosen)
     cost = sum(recipes[i].cost for i in chosen) + (fillers[filler][1] if filler is not None else 0)
+    return objective(pts, handed, cost, token)
+
+
+def objective(pts: int, handed: int, cost: int, token: bool) -> int:
+    """Points, then fewer handed, then fewer AP, then no token, as one integer."""
     return pts * 100000 - handed * 1000 - cost * 10 - int(token)
 
 
@@ -67,14 +72,10 @@ class _Search:
     nodes: int = 0
     best: Choice | None = None
     order: list[int] = field(default_factory=list)
-    back: list[int] = field(default_factory=list)
 
     def run(self, order: list[int]) -> Choice | None:
         """Search ``order`` (by points per AP, best first, so that the bound is one scan)."""
         self.order = order
-        self.back = [0] * (len(order) + 1)  # handed taken back by order[k:] (never, in play)
-        for k in range(len(order) - 1, -1, -1):
-            self.back[k] = self.back[k + 1] + min(0, self.recipes[order[k]].handed)
         self._dfs(0, [], set(), set(), {}, 0, 0, 0)
         return self.best
 
@@ -83,7 +84,7 @@ class _Search:
         self.nodes += 1
         if self.nodes > NODE_CAP:
             raise TooMany
-        self._close(chosen, hexes, cost)
+        self._close(chosen, hexes, cost, pts, handed)
         if self.best is not None and self._optimistic(k, cost, pts, handed) < self.best.value:
             return
         for j in range(k, len(self.order)):
@@ -105,9 +106,8 @@ class _Search:
     def _optimistic(self, k: int, cost: int, pts: int, handed: int) -> int:
         """No choice extending this one is worth more: the recipes after ``k`` as a fractional
         knapsack on the AP left (they come by points per AP, so the first that does not fit
-        whole ends it), whole points only (they are integers); more AP only lower the
-        objective, and fewer points handed could raise it only through a recipe that takes
-        some back."""
+        whole ends it), whole points only (they are integers); more recipes only add AP and
+        points handed, which lower the objective (``choose`` takes no recipe that hands back)."""
         left = self.budget - cost
         extra = 0.0
         for j in range(k, len(self.order)):
@@ -120,9 +120,9 @@ class _Search:
             else:
                 extra += r.points * left / r.cost
                 break
-        return (pts + int(extra + 1e-9)) * 100000 - (handed + self.back[k]) * 1000 - cost * 10
+        return objective(pts + int(extra + 1e-9), handed, cost, False)
 
-    def _close(self, chosen: list[int], hexes: set[int], cost: int) -> None:
+    def _close(self, chosen: list[int], hexes: set[int], cost: int, pts: int, handed: int) -> None:
         """The best way to finish ``chosen``: the cheapest filler that fits when a tile is owed
         and none is chosen (R8), the token only when the AP need it (R7)."""
         filler: int | None = None
@@ -134,20 +134,22 @@ class _Search:
             filler = min(fits, key=lambda j: (self.fillers[j][1], j))
             cost += self.fillers[filler][1]
         token = cost > self.ap
-        c = Choice(tuple(chosen), filler, token, value(self.recipes, self.fillers, tuple(chosen), filler, token))
-        if self.best is None or c.value > self.best.value:
-            self.best = c
+        worth = objective(pts, handed, cost, token)
+        if self.best is None or worth > self.best.value:
+            self.best = Choice(tuple(chosen), filler, token, worth)
 
 
 def choose(recipes: list[Recipe], ap: int, token: bool, fillers: list[Filler], owed: bool,
            supply: list[int], cuts: list[list[int]]) -> Choice | None:
     """The best choice (see the module docstring), or None where there is none (a tile owed and
     none fits, R8), as CP-SAT's model would find it infeasible. Raises ``TooMany`` past
-    ``SMALL`` recipes and fillers or ``NODE_CAP`` nodes."""
-    if len(recipes) + len(fillers) > SMALL:
+    ``SMALL`` recipes and fillers or ``NODE_CAP`` nodes, and for a recipe that would hand
+    points back (scores never fall, so none does), which the bound does not allow for."""
+    if len(recipes) + len(fillers) > SMALL or any(r.handed < 0 for r in recipes):
         raise TooMany
     s = _Search(recipes, fillers, ap + int(token), ap, owed, supply, [frozenset(c) for c in cuts])
-    return s.run(sorted(range(len(recipes)), key=lambda i: (-_ratio(recipes[i]), -recipes[i].points, i)))
+    order = sorted(range(len(recipes)), key=lambda i: (-_ratio(recipes[i]), -recipes[i].points, i))
+    return s.run(order)
 
 
 def _ratio(r: Recipe) -> float:
