@@ -305,12 +305,15 @@ def mine_game(job: FullTurnJob, emit: Callable[[Event], None]) -> None:
     his token: 7 AP). With ``tokens_spent``, a turn where he has one is also tried on the same
     board with his tokens spent (6 AP, ``spent``). With ``within``, only turns whose
     ``quick_gap`` is at most that are solved (the others are listed as skipped)."""
-    turns = record_turns(job.record) if job.record is not None else planner_turns(int(job.seed or 0), job.save)
+    turns = (record_turns(job.record) if job.record is not None
+             else planner_turns(int(job.seed or 0), job.save))
     for turn, start in turns:
         where = job.pick(turn, start)
         if where is None or (job.seven and not start.token_bonus()):
             continue
-        tries = [(start, False)] + ([(spent(start), True)] if job.tokens_spent and start.token_bonus() else [])
+        tries = [(start, False)]
+        if job.tokens_spent and start.token_bonus():
+            tries.append((spent(start), True))
         for s, adapted in tries:
             name = s.players[s.to_move].name
             budget = s.turn.ap + s.token_bonus()
@@ -341,9 +344,10 @@ class PuzzleWriter:
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
+        solvers = [read_json(os.path.join(HERE, f))["puzzle"].get("solver", {})
+                   for f in os.listdir(HERE) if f.startswith("full-turn-")]
         self.have = {(str(p.get("record", p.get("seed"))), p.get("turn"), bool(p.get("tokens_spent")))
-                     for f in os.listdir(HERE) if f.startswith("full-turn-")
-                     for p in [read_json(os.path.join(HERE, f))["puzzle"].get("solver", {})]}
+                     for p in solvers}
 
     def __call__(self, job: FullTurnJob, event: Event) -> None:
         if isinstance(event, str):

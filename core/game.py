@@ -238,8 +238,8 @@ class Game:
     def apply_watching_stall(self, action: Action) -> None:
         """``apply_action``, then the tournament rule for a stalled game: once ``STALL_ROUNDS``
         rounds went by without a tile (three-space tiles left, every flat spot blocked by
-        developers nobody moves, R8's lapse), ``adjudicate``. For games computer players play to the end
-        (tournaments, the puzzle miner), which R40 alone would never end."""
+        developers nobody moves, R8's lapse), ``adjudicate``. For games computer players play
+        to the end (tournaments, the puzzle miner), which R40 alone would never end."""
         turns, tiles = self.turns, len(self.state.tiles)
         self.apply_action(action)
         if len(self.state.tiles) > tiles:

@@ -6,8 +6,9 @@
 Three engines share one objective (``common.Outcome``): ``brute`` (every legal sequence, the
 reference), ``bnb`` (branch and bound) and ``cpsat`` (the recipe engine: the best choice of
 scoring recipes, searched in Python or by OR-Tools CP-SAT, proved by an admissible bound or
-finished by branch and bound); ``model`` (the default) runs the recipe engine first. ``optimal`` is True only when
-the engine proved the line best; ``proved_by`` says how. ``solve`` never changes ``state``.
+finished by branch and bound); ``model`` (the default) runs the recipe engine first.
+``optimal`` is True only when the engine proved the line best; ``proved_by`` says how.
+``solve`` never changes ``state``.
 
 Anytime (issue 21): ``progress`` is called with a ``Progress`` (best, bound, line, seconds,
 engine) whenever the best line found rises or the bound falls, and once more at the end with

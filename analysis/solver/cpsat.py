@@ -109,17 +109,19 @@ def _model(recipes: list[Recipe], ap: int, token: bool, fillers: list[Filler],
 
 
 def _cpsat_choice(recipes: list[Recipe], ap: int, token: bool, fillers: list[Filler], owed: bool,
-                  supply: list[int], cuts: list[list[int]], dl: Deadline, verbose: bool) -> Choice | None:
+                  supply: list[int], cuts: list[list[int]], dl: Deadline,
+                  verbose: bool) -> Choice | None:
     """The choice of ``choice.choose``, by CP-SAT: for more recipes than that search takes on."""
+    cp = _cp_model()
     m = _model(recipes, ap, token, fillers, owed, supply, cuts)
-    solver = _cp_model().CpSolver()
+    solver = cp.CpSolver()
     solver.parameters.num_workers = 1
     if verbose:
         log_to_stderr(solver)
     if dl.end is not None:
         solver.parameters.max_time_in_seconds = max(0.05, dl.end - dl.start - dl.elapsed())
     status = solver.solve(m)
-    if status not in (_cp_model().OPTIMAL, _cp_model().FEASIBLE):
+    if status not in (cp.OPTIMAL, cp.FEASIBLE):
         return None
     x, f, t = m._vars  # type: ignore[attr-defined]
     chosen = tuple(i for i in range(len(recipes)) if solver.value(x[i]))
@@ -268,7 +270,8 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
                       "(choice.py), CP-SAT not needed", file=sys.stderr, flush=True)
         except TooMany:
             by_cpsat += 1
-            pick = _cpsat_choice(recipes, ap, token, fillers, owed, s.palace_supply, cuts, dl, verbose)
+            pick = _cpsat_choice(recipes, ap, token, fillers, owed, s.palace_supply, cuts, dl,
+                                 verbose)
         if pick is None:
             break
         chosen = sorted(pick.recipes, key=lambda i: (not recipes[i].has_tile, i))
@@ -285,7 +288,8 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
         if not chosen:
             break
         cuts.append(chosen)
-    notes = [f"{len(recipes)} recipes, {rounds} round(s) ({by_cpsat} chosen by CP-SAT), {len(cuts)} cut(s)"]
+    notes = [(f"{len(recipes)} recipes, {rounds} round(s) ({by_cpsat} chosen by CP-SAT), "
+              f"{len(cuts)} cut(s)")]
     ub = upper_bound(s, budget)
     report(bound=ub)
     inc, met = _incumbent(s, best, ub)
