@@ -269,7 +269,8 @@ def quick_gap(s: GameState) -> int:
 @dataclass(frozen=True)
 class FullTurnJob:
     """One game to mine for full turns: a saved ``record``, else the planner game of ``seed``
-    (its record written to ``save``), and the options of ``mine_full_turns``."""
+    (its record written to ``save``), and the options of ``mine_game``. ``meta`` goes into each
+    puzzle's solver metadata (the record as named from the puzzles folder, or the seed)."""
 
     label: str
     meta: dict[str, object]
