@@ -31,6 +31,7 @@ from __future__ import annotations
 import sys
 
 from analysis.solver.bound import upper_bound
+from analysis.solver.bound_view import View
 from analysis.solver.common import (
     ZERO,
     Deadline,
@@ -182,7 +183,8 @@ class _BnB:
         self.nodes = 0
 
     def search(self, s: GameState, acc: Outcome, path: list[Action], pending: Pending = NONE,
-               parent_ub: int | None = None, fresh: bool = True) -> None:
+               parent_ub: int | None = None, fresh: bool = True,
+               views: dict[int, View] | None = None) -> None:
         if self.deadline.over():  # a node costs a bound (milliseconds): check the clock each time
             return
         key = (self.key(s), pending)
@@ -201,9 +203,10 @@ class _BnB:
         # where that one cuts nothing, and not after a free move, which changes too little to
         # make it much tighter.
         ub = parent_ub
-        if ub is None or (fresh and not self._cut(s, acc, ub)):
-            ub = upper_bound(s) if ub is None else min(ub, upper_bound(s))
-        if self._cut(s, acc, ub):
+        views = {} if views is None else views  # this node's bounds share their work
+        if ub is None or (fresh and not self._cut(s, acc, ub, views)):
+            ub = upper_bound(s, views=views) if ub is None else min(ub, upper_bound(s, views=views))
+        if self._cut(s, acc, ub, views):
             return
         acts = [a for a in s.legal_actions() if not isinstance(a, (Token, Draw, End, Festival))]
         acts.sort(key=lambda a: _ORDER.get(type(a), 9))
@@ -240,7 +243,7 @@ class _BnB:
             finally:
                 s.pop()
 
-    def _cut(self, s: GameState, acc: Outcome, ub: int) -> bool:
+    def _cut(self, s: GameState, acc: Outcome, ub: int, views: dict[int, View]) -> bool:
         """Whether no line on from here, scoring ``ub`` more at most, can beat the best line."""
         if acc.points + ub < self.best.points:
             return True
@@ -254,7 +257,7 @@ class _BnB:
                 # spending fewer AP (as many, where it may still win on the token), so it
                 # scores within that many AP.
                 left = acc.neg_ap - self.best.neg_ap - (0 if acc.neg_token > self.best.neg_token else 1)
-                return left < 0 or (left < s.turn.ap and acc.points + upper_bound(s, left) < self.best.points)
+                return left < 0 or (left < s.turn.ap and acc.points + upper_bound(s, left, views=views) < self.best.points)
         return False
 
     def _leaf(self, s: GameState, acc: Outcome, path: list[Action]) -> None:
@@ -279,8 +282,9 @@ def solve_bnb(state: GameState, time_limit: float | None = None,
     s = state.copy()
     b = _BnB(s, dl, incumbent, report)
     root_ub = None
+    views: dict[int, View] = {}  # the root's, shared with its search below
     if b.report.progress is not None and b.report.bound is None:  # someone is watching: the
-        root_ub = upper_bound(s, s.turn.ap + s.token_bonus())     # bound shows from the start
+        root_ub = upper_bound(s, s.turn.ap + s.token_bonus(), views=views)  # bound from the start
         b.report(bound=root_ub)
     if sys.getrecursionlimit() < DEPTH:
         sys.setrecursionlimit(DEPTH)  # chains of free moves (see the module docstring)
@@ -290,7 +294,7 @@ def solve_bnb(state: GameState, time_limit: float | None = None,
     for acc, prefix in reversed(roots):  # without the token first: it wins ties
         for a in prefix:
             s.push(a)
-        b.search(s, acc, list(prefix))
+        b.search(s, acc, list(prefix), views=None if prefix else views)
         for _ in prefix:
             s.pop()
     line = b.line or fallback_line(s)

@@ -84,21 +84,28 @@ from core.state import GameState
 # ------------------------------------------------------------------------------------- the bound
 
 
-def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True) -> int:
+def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True,
+                views: dict[int, View] | None = None) -> int:
     """Most points the mover could still score with ``ap`` AP (default: AP left, no token):
-    a budget, so the bound caps every line that spends no more."""
+    a budget, so the bound caps every line that spends no more. ``views`` (count of AP ->
+    ``View``) shares the work of other calls on this same position, unchanged since: a solve
+    asks the bound of one position with several counts of AP (the root's with and without the
+    token, fewer for the tie-breaks; branch and bound at each node with the AP a tie may still
+    spend), and the options of a view depend only on the position and its AP."""
     if ap is None:
         ap = s.turn.ap
     # R8: while a tile is owed and one fits in his AP (the token's too), no action may make
     # every placement impossible, and the turn cannot end: every line places a tile.
     owed = s.obligation_pending() and s.find_placement(s.turn.ap + s.token_bonus()) is not None
     by_ap: dict[tuple[int, int], int] = {}
-    views: dict[int, View] = {}
+    if views is None:
+        views = {}
 
     def view(a: int) -> View:
-        if a not in views:
-            views[a] = View(s, a)
-        return views[a]
+        got = views.get(a)
+        if got is None:
+            got = views[a] = View(s, a, like=next(iter(views.values()), None))
+        return got
 
     def events(a: int, arrive: int = 0) -> int:
         if (a, arrive) not in by_ap:

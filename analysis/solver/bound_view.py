@@ -147,7 +147,7 @@ def best_key(levels: dict[int, list[int]]) -> tuple[int, ...]:
 class View:
     """Facts about the position that the event options share, computed once per bound."""
 
-    def __init__(self, s: GameState, ap: int) -> None:
+    def __init__(self, s: GameState, ap: int, like: View | None = None) -> None:
         self.s = s
         self.ap = ap
         self.me = s.to_move
@@ -177,12 +177,14 @@ class View:
         self.land_tiles = self.village_tiles + p.rice
         self._moves: dict[int, dict[int, int]] | None = None  # ``_move_costs``
         self.link = links(ap, tuple(tuple(m) for m in self.g.members))  # read only (cached)
-        self._flat: dict[int, int] = {}
-        self._tiles: dict[tuple[object, ...], list[tuple[int, ...]]] = {}
         self._around: dict[int, list[int]] = {}
-        self._parts: dict[int, list[tuple[list[int], int, set[int]]]] = {}
-        self._split: dict[int, tuple[list[int], list[int]]] = {}
-        self.growths: dict[tuple[int, bool, int, int], list[tuple[int, Comps, list[int]]]] = {}  # bound_growth
+        # What no count of AP changes, shared with ``like`` (a view of the same position).
+        self._flat: dict[int, int] = {} if like is None else like._flat
+        self._tiles: dict[tuple[object, ...], list[tuple[int, ...]]] = {} if like is None else like._tiles
+        self._parts: dict[int, list[tuple[list[int], int, set[int]]]] = {} if like is None else like._parts
+        self._split: dict[int, tuple[list[int], list[int]]] = {} if like is None else like._split
+        self.growths: dict[tuple[int, bool, int, int], list[tuple[int, Comps, list[int]]]] = (
+            {} if like is None else like.growths)  # bound_growth
         # the event options with this view's AP, kept by ``bound`` (the festivals ask again)
         self.palace_options: list[tuple[int, list[tuple[int, ...]]]] | None = None
         self.pond_options: list[tuple[int, ...]] | None = None

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from analysis.solver.bnb import leaf_options, solve_bnb
 from analysis.solver.bound import upper_bound
+from analysis.solver.bound_view import View
 from analysis.solver.choice import Choice, Filler, TooMany, choose, value
 from analysis.solver.common import (
     ZERO,
@@ -166,30 +167,32 @@ def _finish(s: GameState, line: list[Action]) -> tuple[Outcome, list[Action]] | 
     return out + best, [*line, *tail]
 
 
-def _fewest_ap(s: GameState, points: int, spent: int) -> bool:
+def _fewest_ap(s: GameState, points: int, spent: int, views: dict[int, View] | None = None
+               ) -> bool:
     """No line spending fewer AP than ``spent`` scores ``points``: the bound with ``spent`` − 1
     AP, which caps every line within that budget (it is a budget, not an exact count), is
     below them; a line that owes a tile spends 1 AP at least (R8, R14). One bound, not one
     per AP: full-turn-08 asked for six (0.3 of its 0.7 s)."""
-    return spent - 1 < (0 if may_end(s) else 1) or upper_bound(s, spent - 1) < points
+    return spent - 1 < (0 if may_end(s) else 1) or upper_bound(s, spent - 1, views=views) < points
 
 
-def meets_bound(s: GameState, o: Outcome, ub: int) -> bool:
+def meets_bound(s: GameState, o: Outcome, ub: int, views: dict[int, View] | None = None
+                ) -> bool:
     """A line with outcome ``o`` is proved best by the root bound ``ub``: the same points,
     nothing handed, no token it need not spend, and no line with fewer AP that the bound
     allows those points (the objective's tie-breaks; the line without its detours,
     ``common.simplify``)."""
     return (o.points == ub and o.neg_handed == 0
             and (o.neg_token == 0 or -o.neg_ap > s.turn.ap)
-            and _fewest_ap(s, o.points, -o.neg_ap))
+            and _fewest_ap(s, o.points, -o.neg_ap, views))
 
 
-def _incumbent(s: GameState, best: tuple[Outcome, list[Action]] | None, ub: int
-               ) -> tuple[tuple[Outcome, list[Action]], bool]:
+def _incumbent(s: GameState, best: tuple[Outcome, list[Action]] | None, ub: int,
+               views: dict[int, View] | None = None) -> tuple[tuple[Outcome, list[Action]], bool]:
     """The best line without its detours (``common.shortened``), and whether it meets the
     root bound ``ub``."""
     inc = shortened(s, best if best is not None else (ZERO, []))
-    return inc, meets_bound(s, inc[0], ub)
+    return inc, meets_bound(s, inc[0], ub, views)
 
 
 def _beam_line(s: GameState, seconds: float) -> list[Action]:
@@ -290,9 +293,10 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
         cuts.append(chosen)
     notes = [(f"{len(recipes)} recipes, {rounds} round(s) ({by_cpsat} chosen by CP-SAT), "
               f"{len(cuts)} cut(s)")]
-    ub = upper_bound(s, budget)
+    views: dict[int, View] = {}  # the root's bound and its tie-breaks share their work
+    ub = upper_bound(s, budget, views=views)
     report(bound=ub)
-    inc, met = _incumbent(s, best, ub)
+    inc, met = _incumbent(s, best, ub, views)
     if quick_beam and not met:
         # The recipes' line falls short of the bound: the players' beam search may find a
         # better one before branch and bound. Only now: on the puzzles the recipes' line meets
@@ -305,7 +309,7 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
             if quick_line:
                 best = _better(best, _finish(s, quick_line))
         _tell(report, best)
-        inc, met = _incumbent(s, best, ub)
+        inc, met = _incumbent(s, best, ub, views)
     if met:
         notes.append(f"proved by the bound ({ub})")
         r = make_result(state, inc[1], True, "cpsat", dl.elapsed(), notes=notes)
