@@ -364,17 +364,30 @@ def _shapes_through(c: GameState, h: int) -> list[tuple[int, ...]]:
     return [(h,), *((h, b) for b in pairs[h]), *tris[h]]
 
 
-def _flat_tiles(c: GameState, h: int) -> list[Tile]:
-    """The tiles through ``h`` that may lie flat on bare hexes (R11, R12) and that the mover's
-    supplies hold (R10), in every terrain layout; ``_dfs`` searches the first layout of each
-    shape that the engine accepts (R13–R15)."""
+def _flat_shapes(c: GameState, h: int) -> list[tuple[int, ...]]:
+    """The shapes through ``h`` that may lie flat on bare hexes (R11, R12) and that the mover's
+    supplies hold (R10)."""
     p = c.players[c.to_move]
-    have = {1: p.rice + p.villages > 0, 2: p.doubles > 0, 3: c.triples > 0}
+    have = (False, p.rice + p.villages > 0, p.doubles > 0, c.triples > 0)
+    level, irrigated, dev = c.level, c.irrigated, c.dev
+    return [shape for shape in _shapes_through(c, h)
+            if have[len(shape)] and not any(level[x] or irrigated[x] or dev[x] >= 0 for x in shape)]
+
+
+def _layouts(c: GameState, shape: tuple[int, ...]) -> int:
+    """How many tiles ``_flat_tiles`` makes of ``shape``: its terrain layouts (R10)."""
+    if len(shape) > 1:
+        return len(shape)
+    p = c.players[c.to_move]
+    return (p.rice > 0) + (p.villages > 0)
+
+
+def _flat_tiles(c: GameState, h: int, shapes: list[tuple[int, ...]]) -> list[Tile]:
+    """The tiles of ``shapes`` (``_flat_shapes`` of ``h``) in every terrain layout; ``_dfs``
+    searches the first layout of each shape that the engine accepts (R13–R15)."""
+    p = c.players[c.to_move]
     out: list[Tile] = []
-    for shape in _shapes_through(c, h):
-        if not have[len(shape)] or any(c.level[x] != 0 or c.irrigated[x] or c.dev[x] >= 0
-                                       for x in shape):
-            continue
+    for shape in shapes:
         layouts: list[tuple[tuple[int, int], ...]] = []
         if len(shape) == 1:
             layouts = [((h, RICE),)] if p.rice else []
@@ -396,9 +409,10 @@ def _dfs(c: GameState, seed: int, depth: int, line: list[Action], deadline: Dead
         return False
     if deadline is not None and deadline.over():
         return False
-    by_hex = {h: _flat_tiles(c, h) for h in bare}
-    h = min(bare, key=lambda x: len(by_hex[x]))
-    cands = sorted(by_hex[h], key=lambda t: -sum(1 for x in t.hexes if x in bare))
+    # The bare hex with the fewest tiles through it, counted without making them.
+    by_hex = {h: _flat_shapes(c, h) for h in bare}
+    h = min(bare, key=lambda x: sum(_layouts(c, shape) for shape in by_hex[x]))
+    cands = sorted(_flat_tiles(c, h, by_hex[h]), key=lambda t: -sum(1 for x in t.hexes if x in bare))
     tried: set[tuple[int, ...]] = set()
     for tile in cands:
         if tuple(sorted(tile.hexes)) in tried:
