@@ -65,6 +65,30 @@ def test_capped_bnb_still_exact(monkeypatch: pytest.MonkeyPatch) -> None:
         assert any("capped" in n for n in capped.notes), capped.notes
 
 
+def test_r7_r29_the_search_stops_at_a_line_that_meets_the_root_bound(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """pond-32: its 15 points meet the root's bound (an irrigation closing the pond, R37–R38),
+    with the fewest AP the bound allows and no token (R7). Branch and bound stops when it finds
+    that line instead of searching on, and answers the same; a line below the bound does not
+    stop it (the stop is ``meets_bound``, as the recipe engine's proof)."""
+    from analysis.solver import bnb
+    from puzzles.loader import load_puzzles
+
+    pz = next(p for p in load_puzzles() if p.id == "pond-32")
+    s = pz.state
+    assert upper_bound(s, s.turn.ap + s.token_bonus()) == pz.best
+    stopped = solve_bnb(s, time_limit=60)
+    monkeypatch.setattr(bnb._BnB, "settle", lambda self: None)
+    full = solve_bnb(s, time_limit=60)
+    assert stopped.optimal and full.optimal
+    assert (stopped.best, stopped.ap_spent) == (full.best, full.ap_spent) == (pz.best, full.ap_spent)
+    assert stopped.nodes < full.nodes
+    # told a bound one above, the search never meets it and finishes as without the stop
+    monkeypatch.undo()
+    above = solve_bnb(s, time_limit=60, bound=pz.best + 1)
+    assert above.optimal and above.best == pz.best and above.nodes == full.nodes
+
+
 def test_brute_memo_cap_changes_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 21: the brute force's memo is cleared when full; its values are exact, so a
     memo of 20 entries answers the same as a full one (only slower)."""

@@ -47,7 +47,7 @@ def solve(state: GameState, engine: str = DEFAULT_ENGINE, time_limit: float | No
             r.proved_by = "search"  # brute force, or an engine that did not say: it finished
     else:
         r.proved_by = None
-        if r.bound is None:  # cpsat brings the one it computed; bnb and brute have none
+        if r.bound is None:  # the engines bring the one they computed; brute force has none
             from analysis.solver.bound import upper_bound
 
             r.bound = upper_bound(state, state.turn.ap + state.token_bonus())

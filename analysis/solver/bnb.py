@@ -144,6 +144,26 @@ def _alone_openings(s: GameState) -> list[tuple[Festival, Outcome]]:
     return out
 
 
+def _fewest_ap(s: GameState, points: int, spent: int, views: dict[int, View] | None = None
+               ) -> bool:
+    """No line spending fewer AP than ``spent`` scores ``points``: the bound with ``spent`` − 1
+    AP, which caps every line within that budget (it is a budget, not an exact count), is
+    below them; a line that owes a tile spends 1 AP at least (R8, R14). One bound, not one
+    per AP: full-turn-08 asked for six (0.3 of its 0.7 s)."""
+    return spent - 1 < (0 if may_end(s) else 1) or upper_bound(s, spent - 1, views=views) < points
+
+
+def meets_bound(s: GameState, o: Outcome, ub: int, views: dict[int, View] | None = None
+                ) -> bool:
+    """A line with outcome ``o`` is proved best by the root bound ``ub``: the same points,
+    nothing handed, no token it need not spend, and no line with fewer AP that the bound
+    allows those points (the objective's tie-breaks; the line without its detours,
+    ``common.simplify``)."""
+    return (o.points == ub and o.neg_handed == 0
+            and (o.neg_token == 0 or -o.neg_ap > s.turn.ap)
+            and _fewest_ap(s, o.points, -o.neg_ap, views))
+
+
 class Seen:
     """The transposition table with a cap: two generations of at most ``cap // 2`` entries;
     when the newer fills it becomes the older and the older is dropped (recently met states,
@@ -171,8 +191,13 @@ class Seen:
 
 class _BnB:
     def __init__(self, root: GameState, deadline: Deadline, incumbent: tuple[Outcome, list[Action]] | None,
-                 report: Reporter | None = None) -> None:
+                 report: Reporter | None = None, bound: int | None = None) -> None:
         self.key = KeyMaker(root)
+        # The root as it was (the search changes ``root`` in place) and its bound: a line that
+        # meets it (``meets_bound``) cannot be beaten, and the search stops there.
+        self.root, self.root_views = root.copy(), dict[int, View]()
+        self.bound = bound
+        self.settled = False
         self.deadline = deadline
         self.seen = Seen()
         self.best: Outcome = Outcome(-1, 0, 0, 0)
@@ -182,10 +207,24 @@ class _BnB:
         self.report = report or Reporter(None, "bnb")
         self.nodes = 0
 
+    def root_bound(self) -> int:
+        """The root's bound (the points of any line at most), worked out once."""
+        if self.bound is None:
+            r = self.root
+            self.bound = upper_bound(r, r.turn.ap + r.token_bonus(), views=self.root_views)
+        return self.bound
+
+    def settle(self) -> None:
+        """Stop the search if the best line meets the root's bound (``meets_bound``): the
+        most points, nothing handed, the fewest AP and no needless token."""
+        o = self.best
+        self.settled = (o.points >= 0 and o.points == self.root_bound() and o.neg_handed == 0
+                        and meets_bound(self.root, o, self.bound or 0, self.root_views))
+
     def search(self, s: GameState, acc: Outcome, path: list[Action], pending: Pending = NONE,
                parent_ub: int | None = None, fresh: bool = True,
                views: dict[int, View] | None = None) -> None:
-        if self.deadline.over():  # a node costs a bound (milliseconds): check the clock each time
+        if self.settled or self.deadline.over():  # a node costs a bound (milliseconds): check
             return
         key = (self.key(s), pending)
         prev = self.seen.get(key)
@@ -263,6 +302,7 @@ class _BnB:
     def _leaf(self, s: GameState, acc: Outcome, path: list[Action]) -> None:
         if not may_end(s):
             return
+        before = self.best
         if acc > self.best:
             self.best, self.line = acc, list(path)
         cap = acc.points + _festival_cap(s)
@@ -271,37 +311,41 @@ class _BnB:
                 if acc + o > self.best:
                     self.best, self.line = acc + o, [*path, *tail]
         self.report(self.best.points, self.line)  # says something only when the points rose
+        if self.best is not before:
+            self.settle()
 
 
 def solve_bnb(state: GameState, time_limit: float | None = None,
               incumbent: tuple[Outcome, list[Action]] | None = None, engine: str = "bnb",
-              report: Reporter | None = None) -> SolveResult:
+              report: Reporter | None = None, bound: int | None = None) -> SolveResult:
     """Exact best turn by branch and bound; ``incumbent`` (a replayed line) seeds the bound;
-    ``report`` hears of each better line (issue 21)."""
+    ``report`` hears of each better line (issue 21); ``bound``: the root's bound over every
+    line from ``state`` (the token's AP included where it may be spent), if the caller has it;
+    else it is worked out here. The search stops at a line that meets it (``meets_bound``)."""
     dl = Deadline(time_limit)
     s = state.copy()
-    b = _BnB(s, dl, incumbent, report)
-    root_ub = None
-    views: dict[int, View] = {}  # the root's, shared with its search below
-    if b.report.progress is not None and b.report.bound is None:  # someone is watching: the
-        root_ub = upper_bound(s, s.turn.ap + s.token_bonus(), views=views)  # bound from the start
-        b.report(bound=root_ub)
     if sys.getrecursionlimit() < DEPTH:
         sys.setrecursionlimit(DEPTH)  # chains of free moves (see the module docstring)
+    b = _BnB(s, dl, incumbent, report, bound)
+    root_ub = b.root_bound()
+    if b.report.bound is None:  # shown from the start to whoever is watching
+        b.report(bound=root_ub)
+    if incumbent is not None:
+        b.settle()
     roots: list[tuple[Outcome, list[Action]]] = [(ZERO, [])]
     if s.festival is None and s.is_legal(Token()):
         roots.insert(0, (Outcome(0, 0, 0, -1), [Token()]))
     for acc, prefix in reversed(roots):  # without the token first: it wins ties
         for a in prefix:
             s.push(a)
-        b.search(s, acc, list(prefix), views=None if prefix else views)
+        b.search(s, acc, list(prefix))
         for _ in prefix:
             s.pop()
     line = b.line or fallback_line(s)
     r = make_result(state, line, optimal=not dl.hit, engine=engine,
                     seconds=dl.elapsed(), nodes=b.nodes)
     r.proved_by = "search" if r.optimal else None
-    r.bound = None if r.optimal else root_ub  # ``solve`` works it out where None
+    r.bound = root_ub
     if b.seen.dropped:
         r.notes.append(f"transposition table capped: {b.seen.dropped} entries dropped")
     return r

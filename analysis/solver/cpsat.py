@@ -22,7 +22,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from analysis.solver.bnb import leaf_options, solve_bnb
+from analysis.solver.bnb import leaf_options, meets_bound, solve_bnb
 from analysis.solver.bound import upper_bound
 from analysis.solver.bound_view import View
 from analysis.solver.choice import Choice, Filler, TooMany, choose, value
@@ -167,26 +167,6 @@ def _finish(s: GameState, line: list[Action]) -> tuple[Outcome, list[Action]] | 
     return out + best, [*line, *tail]
 
 
-def _fewest_ap(s: GameState, points: int, spent: int, views: dict[int, View] | None = None
-               ) -> bool:
-    """No line spending fewer AP than ``spent`` scores ``points``: the bound with ``spent`` − 1
-    AP, which caps every line within that budget (it is a budget, not an exact count), is
-    below them; a line that owes a tile spends 1 AP at least (R8, R14). One bound, not one
-    per AP: full-turn-08 asked for six (0.3 of its 0.7 s)."""
-    return spent - 1 < (0 if may_end(s) else 1) or upper_bound(s, spent - 1, views=views) < points
-
-
-def meets_bound(s: GameState, o: Outcome, ub: int, views: dict[int, View] | None = None
-                ) -> bool:
-    """A line with outcome ``o`` is proved best by the root bound ``ub``: the same points,
-    nothing handed, no token it need not spend, and no line with fewer AP that the bound
-    allows those points (the objective's tie-breaks; the line without its detours,
-    ``common.simplify``)."""
-    return (o.points == ub and o.neg_handed == 0
-            and (o.neg_token == 0 or -o.neg_ap > s.turn.ap)
-            and _fewest_ap(s, o.points, -o.neg_ap, views))
-
-
 def _incumbent(s: GameState, best: tuple[Outcome, list[Action]] | None, ub: int,
                views: dict[int, View] | None = None) -> tuple[tuple[Outcome, list[Action]], bool]:
     """The best line without its detours (``common.shortened``), and whether it meets the
@@ -323,7 +303,7 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
     left = None if dl.end is None else max(0.0, dl.end - dl.start - dl.elapsed()
                                            - min(0.5, 0.15 * (dl.end - dl.start)))
     r = solve_bnb(state, left, incumbent=inc if best is not None else None, engine="cpsat",
-                  report=report)
+                  report=report, bound=ub)
     r.seconds = dl.elapsed()
     r.notes = notes + [f"bound {ub} not met: finished by branch and bound ({r.nodes} nodes)"]
     r.bound = ub  # the root's bound, computed above; ``solve`` need not compute it again

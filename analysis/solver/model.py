@@ -207,7 +207,8 @@ def solve_model(state: GameState, time_limit: float | None = None,
     turns, ``goals``, ``polish`` from them, then the model's bound, and the proof when they
     meet. ``steps`` leaves some out (``benchmarks/ablation.py`` measures what each earns); the
     bound of a busy turn comes from the recipe engine, or ``bound.upper_bound`` without it."""
-    from analysis.solver.cpsat import meets_bound, solve_cpsat
+    from analysis.solver.bnb import meets_bound
+    from analysis.solver.cpsat import solve_cpsat
 
     dl = Deadline(time_limit)
     rep = report if report is not None else Reporter(None, "model")
@@ -235,7 +236,7 @@ def solve_model(state: GameState, time_limit: float | None = None,
         # branch whose bound is below the best's points): search on for the proof.
         tie_breaks = first.bound is not None and best[0].points >= first.bound
         if not met and (dl.end is None or tie_breaks) and "search" in steps:
-            best, optimal = _search_on(s, _left(dl, 0.95), best, rep)
+            best, optimal = _search_on(s, _left(dl, 0.95), best, rep, first.bound)
             proved_by = "search" if optimal else None
         r = make_result(state, best[1], proved_by is not None, "model", dl.elapsed(),
                         notes=["model skipped (a full turn on a large map; see model_fits)",
@@ -250,7 +251,7 @@ def solve_model(state: GameState, time_limit: float | None = None,
     proved = _proved(s, tm, best[0], bound, ub, dl)
     by = "model" if proved else None
     if not proved and not dl.over() and "search" in steps:  # the rest: branch and bound
-        best, optimal = _search_on(s, _left(dl, 0.9), best, rep)
+        best, optimal = _search_on(s, _left(dl, 0.9), best, rep, first.bound)
         by = "search" if optimal else None
         proved = optimal or _proved(s, tm, best[0], bound, ub, dl)
         by = by or ("model" if proved else None)
@@ -263,12 +264,12 @@ def solve_model(state: GameState, time_limit: float | None = None,
 
 
 def _search_on(s: GameState, limit: float | None, best: tuple[Outcome, list[Action]],
-               rep: Reporter) -> tuple[tuple[Outcome, list[Action]], bool]:
-    """Branch and bound from the best line within ``limit``: the better line, and whether the
-    search finished (a proof)."""
+               rep: Reporter, bound: int | None) -> tuple[tuple[Outcome, list[Action]], bool]:
+    """Branch and bound from the best line within ``limit`` (``bound``: the recipe engine's,
+    the root's): the better line, and whether the search finished (a proof)."""
     from analysis.solver.bnb import solve_bnb
 
-    r = solve_bnb(s, limit, incumbent=best, engine="model", report=rep)
+    r = solve_bnb(s, limit, incumbent=best, engine="model", report=rep, bound=bound)
     o = replay(s, r.line)[0]
     return ((o, r.line) if o > best[0] else best), r.optimal
 
