@@ -105,9 +105,8 @@ def _opportunity(s: GameState, a: Action) -> str:
 def _recipe(s: GameState, actions: list[Action], region: set[int], token: bool = False) -> Recipe | None:
     """Push ``actions`` in order on ``s`` (restored after; with ``token``, after the action
     token, R7, which the model adds to the line) and describe what they earn."""
-    pts = handed = cost = pushed = 0
+    pts = handed = pushed = 0
     ap = s.turn.ap
-    last = actions[-1]
     try:
         if token:
             s.push(Token())
@@ -118,18 +117,31 @@ def _recipe(s: GameState, actions: list[Action], region: set[int], token: bool =
             pushed += 1
             pts += o.points
             handed -= o.neg_handed
-        opp = _opportunity(s, last)
-        region = region | _region(s, last)
-        o = step_outcome(s, last)
-        pushed += 1
-        pts += o.points
-        handed -= o.neg_handed
-        cost = ap - s.turn.ap
+        return _recipe_after(s, actions, region, pts, handed, ap)
     except IllegalAction:
         return None
     finally:
         for _ in range(pushed):
             s.pop()
+
+
+def _recipe_after(s: GameState, actions: list[Action], region: set[int], pts: int, handed: int,
+                  ap: int) -> Recipe | None:
+    """``_recipe`` with every action but the last on ``s`` already, having earned ``pts`` and
+    handed ``handed`` from ``ap`` AP: the last one pushed (and popped) here."""
+    last = actions[-1]
+    opp = _opportunity(s, last)
+    region = region | _region(s, last)
+    try:
+        o = step_outcome(s, last)
+    except IllegalAction:
+        return None
+    try:
+        pts += o.points
+        handed -= o.neg_handed
+        cost = ap - s.turn.ap
+    finally:
+        s.pop()
     if pts <= 0 and handed <= 0:
         return None
     written: set[int] = set()
@@ -181,16 +193,18 @@ def derive(s: GameState, budget: int, deadline: Deadline | None = None, two_step
                 continue
             if not (_written(e) & (hot if not isinstance(e, Tile) else hot_near)):
                 continue
+            ap = s.turn.ap
             try:
-                s.push(e)
+                first = step_outcome(s, e)
             except IllegalAction:
                 continue
-            try:
+            try:  # each follow-up costed with ``e`` still on the board (not pushed again)
                 if s.turn.ap < 1:
                     continue
-                follow: list[Action] = [*_palace_singles(s), *_pond_closers(s, s.turn.ap)]
+                for a in [*_palace_singles(s), *_pond_closers(s, s.turn.ap)]:
+                    r = _recipe_after(s, [e, a], set(), first.points, -first.neg_handed, ap)
+                    if r is not None and r.cost <= budget:
+                        found.setdefault(r.actions, r)
             finally:
                 s.pop()
-            for a in follow:
-                add([e, a], set())
     return list(found.values())
