@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from analysis.parallel import run_parallel
 from analysis.solver import DEFAULT_ENGINE, ENGINES, solve
 from analysis.solver.common import SolveResult, replay
 from analysis.solver.selfplay import random_position
@@ -382,6 +381,8 @@ def mine_full_turns(jobs: list[FullTurnJob], kind: str, workers: int = 1,
         for job in jobs:
             mine_game(job, partial(write, job))
         return
+    from analysis.parallel import run_parallel  # process pools: only when mining in parallel
+
     failed = 0
     for o in run_parallel(mined_game, jobs, workers=workers, scheduler=scheduler):
         if not o.ok:

@@ -19,12 +19,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from analysis.trainer import MODES  # noqa: F401 (the screens import it from here)
 from analysis.trainer.catalog import Entry
 from analysis.trainer.glicko import Rating
 from analysis.trainer.progress import Attempt, Progress
 from analysis.trainer.select import choose, pick_theme, weights_by_theme
 
-MODES = ("rated", "streak", "theme", "mix")
 RETRY_AFTER = 3
 STREAK_START, STREAK_STEP = 900.0, 60.0
 MISTAKES_ALLOWED = 1

@@ -63,7 +63,7 @@ def _tool(run: Callable[[argparse.Namespace], None]) -> Callable[[argparse.Names
 
 
 def add_train_arguments(t: argparse.ArgumentParser) -> None:
-    from analysis.trainer.session import MODES
+    from analysis.trainer import MODES  # not the session: the CLI starts without it
 
     t.add_argument("--mode", choices=MODES, default="rated")
     t.add_argument("--theme", default=None, help="with --mode theme: the theme")
