@@ -181,6 +181,10 @@ def _left(dl: Deadline, part: float = 1.0) -> float | None:
 MODEL_HEXES = 60  # maps up to this size get the model at any AP (the mini maps)
 POLISH_STARTS = 3  # the best quick lines (players', goals') that ``polish`` starts from
 RECIPE_SHARE = 0.35  # of the limit for the recipe engine where the model does not fit
+# Where the model fits, the recipe engine's branch and bound proves more than the model does
+# with the same time (60 random mini-map positions, 2–4 AP, 10 s: 46 proved at 0.3 of the
+# limit, 48 at 0.5, 50 at 0.7, 53 at 0.9, none lost; benchmarks/README.md, eighth session).
+FIT_RECIPE_SHARE = 0.9
 PLAYERS_SHARE = 0.15  # of the time left: the players' turns, restarted with other seeds
 UNLIMITED_RECIPES = 10.0  # seconds of the recipe engine on a large map when there is no limit
 GOALS_SHARE = 0.4  # of the time left after the players' turns: ``goals`` (palaces worked toward)
@@ -215,7 +219,7 @@ def solve_model(state: GameState, time_limit: float | None = None,
     s = state.copy()
     fits = model_fits(s)
     if "recipes" in steps:
-        limit = _left(dl, 0.3 if fits else RECIPE_SHARE)
+        limit = _left(dl, FIT_RECIPE_SHARE if fits else RECIPE_SHARE)
         if limit is None and not fits:
             limit = UNLIMITED_RECIPES  # no limit: the quick searches first, the proof after
         first = solve_cpsat(s, limit, report=rep, verbose=verbose, quick_beam=not fits,
