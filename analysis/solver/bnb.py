@@ -219,11 +219,10 @@ class _BnB:
         most points, nothing handed, the fewest AP and no needless token."""
         o = self.best
         self.settled = (o.points >= 0 and o.points == self.root_bound() and o.neg_handed == 0
-                        and meets_bound(self.root, o, self.bound or 0, self.root_views))
+                        and meets_bound(self.root, o, self.root_bound(), self.root_views))
 
     def search(self, s: GameState, acc: Outcome, path: list[Action], pending: Pending = NONE,
-               parent_ub: int | None = None, fresh: bool = True,
-               views: dict[int, View] | None = None) -> None:
+               parent_ub: int | None = None, fresh: bool = True) -> None:
         if self.settled or self.deadline.over():  # a node costs a bound (milliseconds): check
             return
         key = (self.key(s), pending)
@@ -242,7 +241,7 @@ class _BnB:
         # where that one cuts nothing, and not after a free move, which changes too little to
         # make it much tighter.
         ub = parent_ub
-        views = {} if views is None else views  # this node's bounds share their work
+        views: dict[int, View] = {}  # this node's bounds share their work
         if ub is None or (fresh and not self._cut(s, acc, ub, views)):
             ub = upper_bound(s, views=views) if ub is None else min(ub, upper_bound(s, views=views))
         if self._cut(s, acc, ub, views):
