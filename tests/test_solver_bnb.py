@@ -65,9 +65,9 @@ def test_capped_bnb_still_exact(monkeypatch: pytest.MonkeyPatch) -> None:
         assert any("capped" in n for n in capped.notes), capped.notes
 
 
-def test_r7_r29_the_search_stops_at_a_line_that_meets_the_root_bound(
+def test_r7_r38_the_search_stops_at_a_line_that_meets_the_root_bound(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """pond-32: its 15 points meet the root's bound (an irrigation closing the pond, R37–R38),
+    """pond-32: its 15 points meet the root's bound (a pond enclosed, R37, R38),
     with the fewest AP the bound allows and no token (R7). Branch and bound stops when it finds
     that line instead of searching on, and answers the same; a line below the bound does not
     stop it (the stop is ``meets_bound``, as the recipe engine's proof)."""
@@ -81,7 +81,7 @@ def test_r7_r29_the_search_stops_at_a_line_that_meets_the_root_bound(
     monkeypatch.setattr(bnb._BnB, "settle", lambda self: None)
     full = solve_bnb(s, time_limit=60)
     assert stopped.optimal and full.optimal
-    assert (stopped.best, stopped.ap_spent) == (full.best, full.ap_spent) == (pz.best, full.ap_spent)
+    assert stopped.best == full.best == pz.best and stopped.ap_spent == full.ap_spent
     assert stopped.nodes < full.nodes
     # told a bound one above, the search never meets it and finishes as without the stop
     monkeypatch.undo()
