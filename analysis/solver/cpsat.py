@@ -2,13 +2,13 @@
 within the AP budget is searched (``choice.py`` in Python; CP-SAT's model of the same choice,
 ``_model``, past its node cap), the engine replays the chosen line and has the last word.
 
-First a quick incumbent from the turn search the computer players use (``beam.py``, a fifth of
-the time limit and 2 s at most), scored by the solver's objective; the model engine leaves it out
-on the small positions where it builds its own model. Then the loop: choose the recipes;
-replay them (tile recipes first, R8) on a copy of the state (``common.replay``); a replay that
-the engine refuses or that earns other points than the choice predicted gets a no-good cut
-(that set of recipes together is forbidden) and the choice is made again. The best replayed
-line, stripped of detours (``common.simplify``), is the incumbent.
+The loop: choose the recipes; replay them (tile recipes first, R8) on a copy of the state
+(``common.replay``); a replay that the engine refuses or that earns other points than the choice
+predicted gets a no-good cut (that set of recipes together is forbidden) and the choice is made
+again. The best replayed line, stripped of detours (``common.simplify``), is the incumbent.
+Where it falls short of the root's bound, the turn search the computer players use
+(``beam.py``, a fifth of the time limit and 2 s at most) offers another line first (the model
+engine leaves that out on the small positions where it builds its own model).
 
 Exactness: the recipe derivation is not complete for every position (lines can score through
 longer chains of actions than a recipe holds). So the incumbent is reported optimal only when
