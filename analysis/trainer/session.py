@@ -19,7 +19,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from analysis.trainer import MODES  # noqa: F401 (the screens import it from here)
 from analysis.trainer.catalog import Entry
 from analysis.trainer.glicko import Rating
 from analysis.trainer.progress import Attempt, Progress

@@ -17,9 +17,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Label, Select, Static
 
+from analysis.trainer import MODES
 from analysis.trainer.catalog import Entry, sets
 from analysis.trainer.progress import Progress
-from analysis.trainer.session import MODES, Session
+from analysis.trainer.session import Session
 from core.errors import KratonError
 from tui.keybar import KeyBar
 from tui.saves import home_dir, load_game
