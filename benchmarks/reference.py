@@ -140,5 +140,7 @@ def candidate_actions(s: GameState) -> Iterator[Action]:
 
 
 def legal_actions_ref(s: GameState) -> set[Action]:
-    """The legal turn actions by brute force: every candidate tried with ``push`` / ``pop``."""
-    return {a for a in candidate_actions(s) if s.is_legal(a)}
+    """The legal turn actions by brute force: every candidate tried with ``push`` / ``pop``,
+    on a copy (none of the path costs ``legal_actions`` left on ``s`` for ``push`` to find)."""
+    c = s.copy()
+    return {a for a in candidate_actions(c) if c.is_legal(a)}

@@ -179,6 +179,9 @@ def check_move(s: GameState, a: Move) -> int:
     if a.src == a.dst:
         raise IllegalAction(a, "R27", "the developer is already there")
     _free_land(s, a, a.dst)
+    cost = s.cached_path_cost(a.src, a.dst)  # generated with the move (``legal_actions``)?
+    if cost is not None:
+        return _need_ap(s, a, cost)
     args = (a.src, s.to_move, s.level, s.terrain, s.dev, s.palace, s.map.nbrs)
     cost = move_costs(*args, s.turn.ap, a.dst).get(a.dst)  # stops at the AP left, or at dst
     if cost is None:

@@ -29,7 +29,6 @@ from core.actions import (
 )
 from core.hexmap import CENTRAL, HexMap
 from core.legality import PALACE_VALUES, joins_two_cities, ring_holder
-from core.paths import move_costs
 
 if TYPE_CHECKING:
     from core.state import GameState
@@ -255,9 +254,9 @@ def legal_actions(s: GameState) -> Iterator[Action]:
                     yield a
     mine = [h for h in m.hexes if dev[h] == me]
     for src in mine:
-        costs = move_costs(src, me, level, s.terrain, dev, pal, m.nbrs, ap)
+        costs = s.path_costs(src, ap)  # may hold dearer hexes, worked out with more AP
         for dst, c in costs.items():
-            if dst != src and dev[dst] < 0:
+            if dst != src and dev[dst] < 0 and c <= ap:
                 mv = Move(src, dst)
                 if ob.keeps(mv, c, dst):
                     yield mv

@@ -33,6 +33,7 @@ from core.actions import (
 from core.errors import IllegalAction
 from core.groups import Groups, pond_at, pond_ring, update_groups, village_groups, with_palace
 from core.hexmap import SIZE, HexMap, load_map
+from core.paths import move_costs
 
 AP_PER_TURN = 6
 TRIPLES = 56
@@ -124,6 +125,9 @@ class GameState:
         # (version, groups), which the ``pop`` coming back to them finds again.
         self._groups_pending: tuple[int, int, Groups, int | tuple[int, ...]] | None = None
         self._groups_prev: tuple[int, Groups] | None = None
+        # Path costs (R27) worked out by ``legal_actions``, for the push of a move to find
+        # again: (board version, mover, developers) -> {source: costs}. ``path_costs``.
+        self._paths: tuple[tuple[Any, ...], dict[int, tuple[int, dict[int, int]]]] | None = None
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -166,6 +170,7 @@ class GameState:
         c.history = list(self.history)
         c._journal, c._undo = [], []
         c._groups, c._groups_version = self._groups, self._groups_version
+        c._paths = None  # versions of the copy and the original may meet on other boards
         return c
 
     # ----------------------------------------------------------------- derived data
@@ -193,6 +198,37 @@ class GameState:
             g = village_groups(self.map.hexes, self.terrain, self.map.nbrs, self.palace, SIZE)
         self._groups, self._groups_version = g, self._tv
         return g
+
+    def path_costs(self, src: int, limit: int) -> dict[int, int]:
+        """``paths.move_costs`` for the mover's developer on ``src``, remembered until the board
+        or a developer changes: a search generates every move of a position (``legal_actions``)
+        and then pushes each one, whose check (``check_move``) finds its cost here instead of
+        walking the board again. Every hex within ``limit`` AP is there, and maybe dearer ones
+        (worked out with more AP: the key names no AP). The key is the terrain and palace
+        version (``_tv``: every tile and palace), the mover and where every developer stands
+        (``dev``, which no version names)."""
+        key = (self._tv, self.to_move, tuple(self.dev))
+        got = self._paths
+        if got is None or got[0] != key:
+            got = self._paths = (key, {})
+        known = got[1].get(src)
+        if known is not None and known[0] >= limit:
+            return known[1]
+        costs = move_costs(src, self.to_move, self.level, self.terrain, self.dev, self.palace,
+                           self.map.nbrs, limit)
+        got[1][src] = (limit, costs)
+        return costs
+
+    def cached_path_cost(self, src: int, dst: int) -> int | None:
+        """The cost of the cheapest path from ``src`` to ``dst`` if ``path_costs`` worked it
+        out on this board (None: not known here, which says nothing about the path)."""
+        got = self._paths
+        if got is None:
+            return None
+        known = got[1].get(src)
+        if known is None or got[0] != (self._tv, self.to_move, tuple(self.dev)):
+            return None
+        return known[1].get(dst)
 
     def _touch_groups(self, change: int | tuple[int, ...]) -> None:
         """New board version after a tile (``change`` = its hexes) or a palace built on hex

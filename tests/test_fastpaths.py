@@ -262,6 +262,44 @@ def test_r8_legal_actions_equal_brute_force_after_the_tile_and_mid_turn() -> Non
     assert checked >= 3
 
 
+def test_r7_r27_path_costs_kept_for_the_push_follow_ap_board_and_developers() -> None:
+    """``legal_actions`` leaves its path costs for ``push`` (``GameState.path_costs``); they
+    are keyed by the board and the developers, not the AP. Through a random game that prefers
+    draws (fewer AP on the same board, R36), the token (more, R7), moves and undoing them: the
+    actions generated are the brute force's, and each move ``push`` accepts costs what a
+    fresh search says (R27)."""
+    rng = random.Random(5)
+    s = GameState.new(3, seed=5)
+    for _ in range(60):  # developers on the board first
+        s.push(choose(list(s.legal_actions()), rng, True))
+    same_board = 0
+    for step in range(200):
+        if s.is_terminal():
+            break
+        if s.festival is not None:
+            s.push(choose(list(s.legal_actions()), rng, True))
+            continue
+        got = _turn_actions(s)
+        if step % 4 == 0:
+            assert got == legal_actions_ref(s)
+        for a in [a for a in got if a.kind == "move"][:6]:
+            ap = s.turn.ap
+            s.push(a)
+            spent = ap - s.turn.ap
+            s.pop()
+            fresh = move_costs(a.src, s.to_move, s.level, s.terrain, s.dev, s.palace, s.map.nbrs)
+            assert spent == fresh[a.dst]
+        picks = [a for a in got if a.kind in {"draw", "token"}]
+        same_board += bool(picks) and any(a.kind == "move" for a in got)
+        if not picks or rng.random() < 0.3:
+            picks = [a for a in got if a.kind not in FESTIVAL_KINDS | {"end"}] or list(got)
+        a = rng.choice(picks) if picks else choose(list(s.legal_actions()), rng, True)
+        s.push(a)
+        if a.kind == "move" and rng.random() < 0.3:
+            s.pop()  # back to a board whose costs were kept
+    assert same_board >= 5  # the case the key leaves out (fewer AP, same board) did occur
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 def test_r7_r38_legal_actions_equal_brute_force_through_random_games(seed: int) -> None:
