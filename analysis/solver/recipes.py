@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from analysis.evaluation import ponds
 from analysis.solver.common import Deadline, step_outcome
 from analysis.solver.pond_lines import pond_lines
 from core.actions import Action, Enter, Irrigate, Move, Palace, Tile, Token
 from core.errors import IllegalAction
-from core.groups import all_ponds, pond_ring
-from core.legality import PALACE_VALUES
+from core.legality import PALACE_VALUES, check_palace, ring_holder
 from core.state import GameState
 
 
@@ -54,23 +54,40 @@ def _around(s: GameState, hexes: set[int]) -> set[int]:
 
 
 def _palace_singles(s: GameState) -> list[Palace]:
-    """Every legal palace action now (R28, R29)."""
+    """Every legal palace action now (R28, R29), one site per group and value. The rules'
+    check without the push (a search asks this after every first action), but where a tile
+    is still owed: there the push's R8 test may refuse a site that would leave no tile room."""
     g = s.groups()
     out = []
+    pushed = s.obligation_pending()
     for gi, members in enumerate(g.members):
         if len(members) < 2:
             continue
         ph = g.palace[gi]
         old = s.palace[ph] if ph >= 0 else 0
         sites = [ph] if ph >= 0 else [h for h in members if s.dev[h] < 0]
-        for v in PALACE_VALUES:
-            if old < v <= len(members) and s.palace_supply[v] > 0:
-                for h in sites:
-                    a = Palace(h, v)
-                    if s.is_legal(a):
-                        out.append(a)
-                        break
+        values = [v for v in PALACE_VALUES if old < v <= len(members) and s.palace_supply[v] > 0]
+        if not values or not sites or ring_holder(s, members) != s.to_move:
+            continue  # R25, the same for every value and site
+        for v in values:
+            for h in sites:
+                a = Palace(h, v)
+                if s.is_legal(a) if pushed else _allowed(s, a):
+                    out.append(a)
+                    break
     return out
+
+
+def _allowed(s: GameState, a: Palace) -> bool:
+    """``check_palace`` (R28, R29, AP) and what ``push`` checks before it (a turn being
+    played, no festival under way), without applying the action."""
+    if s.is_terminal() or s.festival is not None:
+        return False
+    try:
+        check_palace(s, a)
+    except IllegalAction:
+        return False
+    return True
 
 
 def _pond_closers(s: GameState, budget: int) -> list[Action]:
@@ -79,8 +96,8 @@ def _pond_closers(s: GameState, budget: int) -> list[Action]:
     from core.movegen import tile_placements
 
     bare_sets = []
-    for pond in all_ponds(s.map.hexes, s.irrigated, s.map.nbrs):
-        bare = {h for h in pond_ring(pond, s.map.nbrs) if s.level[h] == 0}
+    for _, ring in ponds(s):  # cached: a search asks after every first action
+        bare = {h for h in ring if s.level[h] == 0}
         if 0 < len(bare) <= 3:
             bare_sets.append(bare)
         if len(bare) == 1 and s.irrigation_supply > 0:
@@ -183,8 +200,8 @@ def derive(s: GameState, budget: int, deadline: Deadline | None = None, two_step
         for members in g.members:
             if len(members) >= 2:
                 hot.update(members)
-        for pond in all_ponds(s.map.hexes, s.irrigated, s.map.nbrs):
-            hot.update(pond_ring(pond, s.map.nbrs))
+        for _, ring in ponds(s):
+            hot.update(ring)
         hot_near = _around(s, hot)
         for e in list(s.legal_actions()):
             if deadline is not None and deadline.over():
