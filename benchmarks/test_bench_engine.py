@@ -2,7 +2,8 @@
 
 - every legal action of the saved early / middle / late positions (``legal_actions``), against
   the brute-force reference (every conceivable turn action tried with push / pop);
-- push + pop of a tile, a move and an end of turn; ``copy``;
+- push + pop of a tile, a move and an end of turn; every move generated then pushed, with the
+  path costs generation worked out kept for the push or worked out again; ``copy``;
 - loading and saving a position file (atomic write);
 - a complete random 4-player game (uniform over the legal actions, seeded), and one whose random
   player picks the kind of action first (more developers, palaces and festivals).
@@ -69,6 +70,33 @@ def test_push_pop(bench, stage: str, kind: type) -> None:
 
     bench(run, pair=f"push+pop {kind.__name__.lower()}", role="fast")
     assert (list(s.level), list(s.dev), s.to_move, s.turn.ap) == before
+
+
+def _push_every_move(s: GameState, keep: bool) -> int:
+    """Generate the moves, then push and pop each (what a search does at a node); without
+    ``keep``, the path costs generation left are dropped first, so that ``push`` walks the
+    board for each move as it did before ``GameState.path_costs``."""
+    moves = [a for a in s.legal_actions() if isinstance(a, Move)]
+    spent = 0
+    for a in moves:
+        if not keep:
+            s._paths = None
+        ap = s.turn.ap
+        s.push(a)
+        spent += ap - s.turn.ap
+        s.pop()
+    return spent
+
+
+@pytest.mark.parametrize("keep", [True, False], ids=["kept", "walked"])
+@pytest.mark.benchmark(group="pushpop")
+def test_push_every_move(bench, keep: bool) -> None:
+    """The path costs that move generation works out, kept for each move's push (fast), or
+    worked out again by the push (reference)."""
+    s = position("middle")
+    got = bench(lambda: _push_every_move(s, keep), pair="generate + push every move",
+                role="fast" if keep else "reference")
+    assert got == _push_every_move(s, not keep) > 0
 
 
 @pytest.mark.benchmark(group="pushpop")
