@@ -77,7 +77,7 @@ from collections.abc import Callable
 from itertools import product
 
 from analysis.solver.bound_palaces import palace_events
-from analysis.solver.bound_ponds import pond_options
+from analysis.solver.bound_ponds import pond_options, raw_items
 from analysis.solver.bound_view import View, component, free_hexes, pareto
 from core.state import GameState
 
@@ -133,9 +133,12 @@ def _events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
 
 
 def _ponds(v: View) -> list[tuple[int, ...]]:
-    """``bound_ponds.pond_options`` with the view's AP, worked out once per view."""
+    """``bound_ponds.pond_options`` with the view's AP, worked out once per view, from the
+    ponds' options the views of the position share (``raw_items``, with the most AP asked)."""
     if v.pond_options is None:
-        v.pond_options = pond_options(v.s, v.ap)
+        if not v.pond_raw or v.pond_raw[0][0] < v.ap:
+            v.pond_raw[:] = [raw_items(v.s, v.ap)]
+        v.pond_options = pond_options(v.s, v.ap, v.pond_raw[0])
     return v.pond_options
 
 

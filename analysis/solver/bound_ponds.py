@@ -238,13 +238,49 @@ PondOption = tuple[int, ...]  # (tiles, irrigations, overhang AP, ring class, li
 # as a union (``cluster_table``). Last, the ponds any of its options encloses.
 Zero = tuple[PondOption, frozenset[int], int]
 Item = tuple[frozenset[int], list[tuple[PondOption, int]], Zero | None, int]
+# What ``pond_items`` works out with some AP, before it keeps the options that fit: per pond
+# (or new pond), each option with its mask and bare ring, and the zero option.
+Raw = tuple[int, list[tuple[list[tuple[PondOption, int, frozenset[int]]], Zero | None]]]
 
 
-def pond_items(s: GameState, ap: int) -> list[Item]:
+def pond_items(s: GameState, ap: int, raw: Raw | None = None) -> list[Item]:
     """Per pond (or new pond), its bare rings and options ``(tiles, irrigations, overhang AP,
     ring class, lifts, points)``, the class and lifts as in ``ring_class``. Each option also names the
     ponds there now that it encloses: a pond is scored once (R38), and once enclosed it has no
-    bare neighbour left (R37: only a bare hex is irrigated), so no other pond may take it in."""
+    bare neighbour left (R37: only a bare hex is irrigated), so no other pond may take it in.
+    ``raw`` (``raw_items``, worked out with at least ``ap`` AP) saves the work: a bound asks
+    with several counts of AP, and an option that fits fewer AP is one with more (the same
+    irrigations and ring; its cover's search is only told how many tiles are worth trying,
+    and any count it returns is one no cover goes below), so keeping those that fit is sound.
+    It need not give the same items as asking with ``ap``: a new pond grown from one seed
+    hex with more AP may be met from another with fewer (``pond_growths``' ``seen``), so it
+    sits in another item, and each item keeps its own best options; every one is still an
+    option of its seed. On the 267 puzzles and the 88 busy turns, at five counts of AP
+    each, the bound is the same either way."""
+    if raw is None or raw[0] < ap:
+        raw = raw_items(s, ap)
+    supply = min(s.irrigation_supply, ap)
+    items: list[Item] = []
+    for opts, zero in raw[1]:
+        kept = [(o, m, b) for o, m, b in opts if o[0] + o[2] + o[1] <= ap and o[1] <= supply]
+        if zero is not None and zero[0][0] + zero[0][2] > ap:
+            zero = None
+        if not kept and zero is None:
+            continue
+        bare_all = set().union(*(b for _, _, b in kept), zero[1] if zero else ())
+        taken = 0
+        for _, m, _ in kept:
+            taken |= m
+        by_mask: dict[int, list[PondOption]] = {}
+        for o, m, _ in kept:
+            by_mask.setdefault(m, []).append(o)
+        items.append((frozenset(bare_all), [(o, m) for m, os in by_mask.items() for o in pareto(os)],
+                      zero, taken | (zero[2] if zero else 0)))
+    return items
+
+
+def raw_items(s: GameState, ap: int) -> Raw:
+    """``pond_items``' options with ``ap`` AP, each with its bare ring, before they are kept."""
     nbrs, level, irr = s.map.nbrs, s.level, s.irrigated
     supply = min(s.irrigation_supply, ap)
     reach: list[Reach] = []  # worked out at the first ring that can be closed
@@ -258,15 +294,13 @@ def pond_items(s: GameState, ap: int) -> list[Item]:
         return (s.map.kind[h] != 0 and s.map.is_central(h) and level[h] == 0 and not irr[h]
                 and not s.map.border_cost[h] and s.dev[h] < 0)
 
-    items: list[Item] = []
+    out: list[tuple[list[tuple[PondOption, int, frozenset[int]]], Zero | None]] = []
     ponds = all_ponds(s.map.hexes, irr, nbrs)
     pond_of = {h: i for i, p in enumerate(ponds) for h in p}
 
     def add(pond: set[int], grown: list[frozenset[int]], seed_irr: int) -> None:
-        opts: list[tuple[PondOption, int]] = []
+        opts: list[tuple[PondOption, int, frozenset[int]]] = []
         zero: Zero | None = None
-        bare_all: set[int] = set()
-        taken = 0
         for extra in grown:
             q = pond | extra
             # An irrigation next to another pond joins the whole of it (R37: a pond is maximal):
@@ -288,17 +322,11 @@ def pond_items(s: GameState, ap: int) -> list[Item]:
             option = (tiles, n_irr, rim, *holder(ring), 3 * len(whole))
             mask = sum(1 << i for i in {pond_of[h] for h in whole if h in pond_of})
             if n_irr:
-                opts.append((option, mask))
+                opts.append((option, mask, frozenset(bare)))
             else:
                 zero = option, frozenset(bare), mask
-            bare_all |= bare
-            taken |= mask
         if opts or zero:
-            by_mask: dict[int, list[PondOption]] = {}
-            for o, m in opts:
-                by_mask.setdefault(m, []).append(o)
-            kept = [(o, m) for m, os in by_mask.items() for o in pareto(os)]
-            items.append((frozenset(bare_all), kept, zero, taken))
+            out.append((opts, zero))
 
     for pond in ponds:
         p = set(pond)
@@ -310,7 +338,7 @@ def pond_items(s: GameState, ap: int) -> list[Item]:
                 p = {h}
                 seen.add(frozenset(p))
                 add(p, pond_growths(p, irrigable, nbrs, supply - 1, level, irr, ap - 1, seen), 1)
-    return items
+    return ap, out
 
 
 def pond_growths(pond: set[int], ok: Callable[[int], bool], nbrs: Sequence[Sequence[int]],
@@ -419,14 +447,14 @@ def cluster_table(members: list[Item], ap: int, s: GameState) -> list[tuple[int,
     return pareto(out)
 
 
-def pond_options(s: GameState, ap: int) -> list[tuple[int, ...]]:
+def pond_options(s: GameState, ap: int, raw: Raw | None = None) -> list[tuple[int, ...]]:
     """Pond side: (tiles, irrigations and overhang AP, tiles with bridges, paid arrival,
     points); clusters add their tiles, and their irrigations no more than the supply holds
     (R37: every irrigation, in any cluster, comes from it; ``cluster_table`` counts them apart
     from the overhang AP they share a count with)."""
     pond: dict[tuple[int, int, int, int, int], int] = {(0, 0, 0, 0, 0): 0}
     supply = s.irrigation_supply
-    for cluster in clusters(pond_items(s, ap), s):
+    for cluster in clusters(pond_items(s, ap, raw), s):
         table = cluster_table(cluster, ap, s)
         grown = dict(pond)
         for (t, i, b, a, n), pts in pond.items():

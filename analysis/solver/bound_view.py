@@ -10,10 +10,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 from math import comb
+from typing import TYPE_CHECKING
 
 from core.hexmap import SIZE
 from core.legality import PALACE_VALUES
 from core.state import GameState
+
+if TYPE_CHECKING:
+    from analysis.solver.bound_ponds import Raw
 
 Comps = list[tuple[list[int], int]]  # free parts of groups: (levels, highest first; his developers)
 
@@ -185,6 +189,8 @@ class View:
         self._split: dict[int, tuple[list[int], list[int]]] = {} if like is None else like._split
         self.growths: dict[tuple[int, bool, int, int], list[tuple[int, Comps, list[int]]]] = (
             {} if like is None else like.growths)  # bound_growth
+        # ``bound_ponds.raw_items`` with the most AP any view asked: fewer AP keep fewer of them
+        self.pond_raw: list[Raw] = [] if like is None else like.pond_raw
         # the event options with this view's AP, kept by ``bound`` (the festivals ask again)
         self.palace_options: list[tuple[int, list[tuple[int, ...]]]] | None = None
         self.pond_options: list[tuple[int, ...]] | None = None
