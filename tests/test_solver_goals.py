@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from analysis.solver.brute import solve_brute
 from analysis.solver.common import Deadline, replay
-from analysis.solver.goals import _group, goal_lines
+from analysis.solver.goals import _Goal, _group, _search, goal_lines
 from core.actions import Enter, Move, Palace, Tile, Token, parse_actions
 from core.hexmap import parse_hex
 from core.movegen import group_palaces
@@ -36,6 +36,18 @@ def test_r28_a_palace_that_needs_two_tiles_first_is_found():
     assert replay(s, line)[0] == outcome
     assert any(isinstance(a, Palace) and a.hex == parse_hex("I5") for a in line)
     assert sum(isinstance(a, Tile) for a in line) >= 2
+
+
+def test_a_goal_search_past_its_deadline_stops_every_branch():
+    """Once the time is up the search stops everywhere, not only in the branch that noticed:
+    on planner-69@254 a group's search whose deadline has passed visits a handful of nodes
+    (it used to go on to its node budget, a second and more past a 2-s review limit)."""
+    s = _planner_69()
+    g = s.groups()
+    gi = max(range(len(g.members)), key=lambda i: len(g.members[i]))
+    goal = _Goal(sorted(g.members[gi]), s.to_move, Deadline(1e-9))
+    _search(s, goal, [])
+    assert len(goal.seen) <= 8  # boards expanded: it looks at the clock every 8 nodes
 
 
 def test_r25_r29_a_city_he_must_enter_before_it_grows_is_found():

@@ -114,7 +114,10 @@ def _grows(t: Tile, inside: set[int], nbrs: Sequence[Sequence[int]]) -> bool:
 def _search(s: GameState, goal: _Goal, line: list[Action]) -> None:
     """Depth first from ``s`` (pushed and popped in place) while the goal's nodes last."""
     goal.nodes += 1
-    if goal.nodes > goal.budget or (goal.nodes % 64 == 0 and goal.dl.over()):
+    if goal.nodes > goal.budget:
+        return
+    if goal.nodes % 8 == 0 and goal.dl.over():
+        goal.nodes = goal.budget + 1  # every branch still open stops too, not only this one
         return
     key = board_key(s)
     if key in goal.seen:

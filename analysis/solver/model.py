@@ -134,7 +134,8 @@ def player_lines(s: GameState, dl: Deadline, seeds: int = 12) -> list[list[Actio
     position like the solver: they see value in moves that prepare a palace or a ring, which a
     line scored by points alone does not. Their search is randomised, so it restarts with other
     seeds while 15 % of the time left lasts (the first of each always plays: a few tenths of a
-    second); without a limit, ``seeds`` of each. A line whose closing festival an opponent
+    second, each search within its share of half the time left); without a limit, ``seeds`` of
+    each. A line whose closing festival an opponent
     could join (which scores nothing here) is also offered without it."""
     from analysis.search_players import GreedyPlayer, PlannerPlayer
 
@@ -143,12 +144,15 @@ def player_lines(s: GameState, dl: Deadline, seeds: int = 12) -> list[list[Actio
     share = (None if dl.end is None
              else time.perf_counter() + PLAYERS_SHARE * (dl.end - time.perf_counter()))
     for seed in range(seeds if share is None else 10_000):
-        for kind in kinds:
+        for i, kind in enumerate(kinds):
             if seed and share is not None and time.perf_counter() > share:
                 return out
             p = kind(seed)
             p.fair = False
             p.turns = 3 * seed  # another stream of the search's random sample
+            if dl.end is not None:  # the first turns too keep to the limit (review's 2 s)
+                left = dl.end - time.perf_counter()
+                p.budget_s = max(0.05, min(p.budget_s, PLAYERS_FIRST * left / (len(kinds) - i)))
             line = _play_turn(s, p)
             out.append(line)
             if line and isinstance(line[-1], Festival):
@@ -186,6 +190,7 @@ RECIPE_SHARE = 0.35  # of the limit for the recipe engine where the model does n
 # limit, 48 at 0.5, 50 at 0.7, 53 at 0.9, none lost; benchmarks/README.md, eighth session).
 FIT_RECIPE_SHARE = 0.9
 PLAYERS_SHARE = 0.15  # of the time left: the players' turns, restarted with other seeds
+PLAYERS_FIRST = 0.5  # of the time left, at most, for each round of the players' searches
 UNLIMITED_RECIPES = 10.0  # seconds of the recipe engine on a large map when there is no limit
 GOALS_SHARE = 0.4  # of the time left after the players' turns: ``goals`` (palaces worked toward)
 MODEL_AP = 1  # larger maps get it with this many AP (measured: see ``model_fits``)
