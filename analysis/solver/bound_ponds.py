@@ -86,11 +86,10 @@ def _disjoint_cover(s: GameState, bare: set[int], budget: int, avoid: frozenset[
     disjoint flat shapes of level-0 hexes without irrigation now, none on ``avoid`` (R11,
     R37), of his supplies (R10), each rim hex of them 1 AP more (R14)."""
     shapes = _flat_shapes(s)
-    m = s.map
     me = s.players[s.to_move]
     supply = [me.villages + me.rice, me.doubles, s.triples]
-    by_hex = {h: [(frozenset(shape), kind, sum(1 for x in shape if not m.is_central(x)))
-                  for shape, kind in shapes[h] if avoid.isdisjoint(shape)] for h in bare}
+    by_hex = {h: [(shape, kind, rim) for shape, kind, rim in shapes[h] if avoid.isdisjoint(shape)]
+              for h in bare}
     best = [99, 99]
     nodes = 0
 
@@ -133,8 +132,7 @@ def _overhang(s: GameState, bare: set[int], avoid: frozenset[int] = frozenset())
     m = s.map
     least: dict[int, int] = {}
     for h in bare:
-        costs = [sum(1 for x in shape if not m.is_central(x)) for shape, _ in shapes[h]
-                 if avoid.isdisjoint(shape)]
+        costs = [rim for shape, _, rim in shapes[h] if avoid.isdisjoint(shape)]
         least[h] = min(costs, default=0)
     apart, chosen = 0, set()
     for h in sorted(bare, key=lambda x: (-least[x], x)):
@@ -145,13 +143,14 @@ def _overhang(s: GameState, bare: set[int], avoid: frozenset[int] = frozenset())
 
 
 NODES = 3000  # per search in ``_fewest_tiles``; past it, the sum above stands
-_FLAT: dict[tuple[object, ...], list[list[tuple[tuple[int, ...], int]]]] = {}
+_FLAT: dict[tuple[object, ...], list[list[tuple[frozenset[int], int, int]]]] = {}
 
 
-def _flat_shapes(s: GameState) -> list[list[tuple[tuple[int, ...], int]]]:
+def _flat_shapes(s: GameState) -> list[list[tuple[frozenset[int], int, int]]]:
     """Per hex: the singles (kind 0), pairs (1) and triangles (2) of his supplies that may lie
-    flat on level 0 through it now (R10, R12, R14: singles only in Java-Centre); cached on
-    the levels, the irrigation and the supplies."""
+    flat on level 0 through it now (R10, R12, R14: singles only in Java-Centre), each with its
+    hexes outside Java-Centre (1 AP more each, R14); cached on the levels, the irrigation and
+    the supplies."""
     me = s.players[s.to_move]
     supply = (me.villages + me.rice, me.doubles, s.triples)
     key = (id(s.map), bytes(s.level), bytes(s.irrigated), tuple(x > 0 for x in supply))
@@ -163,16 +162,19 @@ def _flat_shapes(s: GameState) -> list[list[tuple[tuple[int, ...], int]]]:
         def flat(x: int) -> bool:
             return level[x] == 0 and not irr[x] and kind[x] != 0
 
+        def entry(shape: tuple[int, ...], kind: int) -> tuple[frozenset[int], int, int]:
+            return frozenset(shape), kind, sum(1 for x in shape if not s.map.is_central(x))
+
         got = [[] for _ in range(len(level))]
         for h in s.map.hexes:
             if not flat(h):
                 continue
             if supply[0] and s.map.is_central(h):
-                got[h].append(((h,), 0))
+                got[h].append(entry((h,), 0))
             if supply[1]:
-                got[h] += [((h, y), 1) for y in pairs[h] if flat(y)]
+                got[h] += [entry((h, y), 1) for y in pairs[h] if flat(y)]
             if supply[2]:
-                got[h] += [(tri, 2) for tri in tris[h] if all(flat(x) for x in tri)]
+                got[h] += [entry(tri, 2) for tri in tris[h] if all(flat(x) for x in tri)]
         if len(_FLAT) > 64:
             _FLAT.clear()
         _FLAT[key] = got
@@ -190,7 +192,7 @@ def _fewest_tiles(s: GameState, bare: set[int], least: int, most: int,
     count it was trying, still a lower bound."""
     shapes = _flat_shapes(s)
     me = s.players[s.to_move]
-    options = {h: sorted({(frozenset(x for x in shape if x in bare), k) for shape, k in shapes[h]
+    options = {h: sorted({(shape & bare, k) for shape, k, _ in shapes[h]
                           if avoid.isdisjoint(shape)}, key=lambda o: -len(o[0])) for h in bare}
     supply = [me.villages + me.rice, me.doubles, s.triples]
     nodes = 0
