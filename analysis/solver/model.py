@@ -244,7 +244,7 @@ def solve_model(state: GameState, time_limit: float | None = None,
         # No limit, or only the tie-breaks left to prove (branch and bound then cuts every
         # branch whose bound is below the best's points): search on for the proof.
         tie_breaks = first.bound is not None and best[0].points >= first.bound
-        if not met and (dl.end is None or tie_breaks) and "search" in steps:
+        if not met and (dl.end is None or tie_breaks and not dl.over()) and "search" in steps:
             best, optimal = _search_on(s, _left(dl, 0.95), best, rep, first.bound)
             proved_by = "search" if optimal else None
         r = make_result(state, best[1], proved_by is not None, "model", dl.elapsed(),
