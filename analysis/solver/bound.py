@@ -126,9 +126,16 @@ NO_LINE = -(10**6)
 
 
 def _events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
-    """``bound_palaces.palace_events`` with the view's AP, worked out once per view."""
+    """``bound_palaces.palace_events`` with the view's AP or more, worked out once for the
+    views of a position: an option is a count of palace actions, tiles and arrivals, the
+    same with more AP (more AP only add options), and ``_event_bound`` keeps those that fit."""
     if v.palace_options is None:
-        v.palace_options = palace_events(v)
+        shared = v.palace_shared
+        if shared and shared[0][0] >= v.ap:
+            v.palace_options = shared[0][1]
+        else:
+            v.palace_options = palace_events(v)
+            shared[:] = [(v.ap, v.palace_options)]
     return v.palace_options
 
 

@@ -191,6 +191,9 @@ class View:
             {} if like is None else like.growths)  # bound_growth
         # ``bound_ponds.raw_items`` with the most AP any view asked: fewer AP keep fewer of them
         self.pond_raw: list[Raw] = [] if like is None else like.pond_raw
+        # ``bound_palaces.palace_events`` likewise, with the AP they were worked out with
+        self.palace_shared: list[tuple[int, list[tuple[int, list[tuple[int, ...]]]]]] = (
+            [] if like is None else like.palace_shared)
         # the event options with this view's AP, kept by ``bound`` (the festivals ask again)
         self.palace_options: list[tuple[int, list[tuple[int, ...]]]] | None = None
         self.pond_options: list[tuple[int, ...]] | None = None
