@@ -7,7 +7,7 @@ texts naming the same placement give equal actions (``tile G5r G6v H5r`` == ``ti
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from core.errors import NotationError, shown
@@ -44,19 +44,18 @@ class Tile:
     """Place a land tile: ``cells`` = ((hex, terrain), ...), 1 to 3 of them (R10–R15)."""
 
     cells: tuple[tuple[int, int], ...]
+    # the hexes of ``cells`` in their order, kept (searches ask for them millions of times)
+    hexes: tuple[int, ...] = field(init=False, repr=False, compare=False)
     kind: ClassVar[str] = "tile"
 
     def __post_init__(self) -> None:
         ordered = tuple(sorted(self.cells, key=lambda c: (-c[1], c[0])))
         object.__setattr__(self, "cells", ordered)
+        object.__setattr__(self, "hexes", tuple(h for h, _ in ordered))
 
     @property
     def size(self) -> int:
         return len(self.cells)
-
-    @property
-    def hexes(self) -> tuple[int, ...]:
-        return tuple(h for h, _ in self.cells)
 
     def __str__(self) -> str:
         return "tile " + " ".join(f"{hex_name(h)}{TERRAIN_LETTER[t]}" for h, t in self.cells)
