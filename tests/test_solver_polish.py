@@ -52,6 +52,22 @@ def test_r23_r32_a_festival_an_opponent_could_join_becomes_one_he_cannot():
     assert str(best[-1]) == "festival G7 P"
 
 
+def test_r7_r29_the_token_kept_to_the_end_buys_one_more_palace():
+    """planner-66@268: five irrigations, a free walk onto the grown ring and one tile enclose a
+    pond of 6 (18 points) with the 6 AP; the action token (R7) was kept, and with it a palace
+    of 2 (R28, R29: 1 point) fits after the line: two actions, which no single insertion
+    reaches (the token alone scores nothing). The solver answered 18 here."""
+    s = replay_file(os.path.join(GAMES, "planner-66.json"), 268).state
+    line = parse_actions("irrigate I5; irrigate I6; irrigate I7; irrigate J7; irrigate K8; "
+                         "move G12 I8; tile L7v L8r M8r")
+    assert replay(s, line)[0].points == 18
+    got = polish(s, [line], Deadline(60))
+    assert got is not None
+    outcome, best = got
+    assert outcome.points == 19 and replay(s, best)[0] == outcome
+    assert [a.kind for a in best[-2:]] == ["token", "palace"]
+
+
 def test_each_better_line_is_heard_as_soon_as_it_is_found() -> None:
     """Issue 21 (anytime): ``better`` hears every line better than all before it, when found,
     not once the search is over: on planner-38@137 the polished 10-point line is heard before

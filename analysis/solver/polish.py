@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from analysis.solver.common import Deadline, Outcome, festival_openings, replay
-from core.actions import Action, Draw, End, Festival
+from core.actions import Action, Draw, End, Festival, Token
 from core.errors import IllegalAction
 from core.state import GameState
 
@@ -66,16 +66,33 @@ def _festival_endings(end: GameState) -> Iterator[list[Action]]:
             yield d + [f]
 
 
+def _token_endings(end: GameState) -> Iterator[list[Action]]:
+    """The action token and one more action to close the line (R7): a line that has spent
+    its AP and kept the token may still build a palace with it (planner-66@268: a pond of 18
+    with 6 AP, then the token and a palace of 2), two actions at once again."""
+    if end.festival is not None or not end.token_bonus():
+        return
+    c = end.copy()
+    try:
+        c.push(Token())
+    except (IllegalAction, ValueError):
+        return
+    for a in c.legal_actions():
+        if not isinstance(a, (End, Token)):
+            yield [Token(), a]
+
+
 def _neighbours(s: GameState, line: list[Action]) -> Iterator[list[Action]]:
     """Drop one action; replace one by another legal action then; insert one; close with a
-    festival. Last actions first: what a line lacks is most often at its end (the tile that
-    cuts off an opponent)."""
+    festival, or with the token and one more action. Last actions first: what a line lacks
+    is most often at its end (the tile that cuts off an opponent)."""
     for i in reversed(range(len(line))):
         yield line[:i] + line[i + 1:]
     states = list(_prefix_states(s, line))
     last, end = states[-1]
     if last == len(line):
         yield from (line + f for f in _festival_endings(end))
+        yield from (line + t for t in _token_endings(end))
     for i, c in reversed(states):
         if c.festival is not None:
             continue
