@@ -68,6 +68,21 @@ def test_r7_r29_the_token_kept_to_the_end_buys_one_more_palace():
     assert [a.kind for a in best[-2:]] == ["token", "palace"]
 
 
+def test_r7_r36_the_token_kept_to_the_end_buys_the_draws_for_a_festival():
+    """planner-57@183: four irrigations and a rice tile close a pond (12 points) with the 6 AP,
+    the token kept. With it, two cards drawn from the deck (R36, the deck's order is part of
+    the position) make a festival in E10 that no opponent can join (R30–R34): 4 points more,
+    three actions and a festival after the line."""
+    s = replay_file(os.path.join(GAMES, "planner-57.json"), 183).state
+    line = parse_actions("irrigate E7; irrigate E8; irrigate E9; irrigate F8; tile D7r")
+    assert replay(s, line)[0].points == 12
+    got = polish(s, [line], Deadline(60))
+    assert got is not None
+    outcome, best = got
+    assert outcome.points >= 16 and replay(s, best)[0] == outcome
+    assert best[len(line)].kind == "token" and best[-1].kind == "festival"
+
+
 def test_each_better_line_is_heard_as_soon_as_it_is_found() -> None:
     """Issue 21 (anytime): ``better`` hears every line better than all before it, when found,
     not once the search is over: on planner-38@137 the polished 10-point line is heard before

@@ -1,4 +1,5 @@
-"""Local search on whole lines: one action replaced, inserted or dropped (issue 21).
+"""Local search on whole lines: one action replaced, inserted or dropped, or the line closed
+with a festival or with the action token and what it buys (issue 21).
 
 The quick lines (the players' turns, the recipe engine's) often miss by one action: a palace
 and a festival the planner found, but the festival an opponent could join (R32), where laying
@@ -7,6 +8,10 @@ the last tile elsewhere cuts his developer out of the city (R23) and the festiva
 Here every line is a point of a neighbourhood: each action replaced by another legal action at
 that moment, one legal action inserted, or one dropped; the engine replays each neighbour
 (``common.replay``: a busy full turn has ~6 000 neighbours, 1–4 s) and has the last word.
+A line that spent its AP and kept the token (R7) is also closed with the token and one action,
+or the token, draws and a festival: several actions at once that no single step reaches, as
+neither the token nor a draw scores alone (on the busy 40: planner-57@183 12 → 16 points,
+-59@100 12 → 15, -55@130 and -66@268 one more).
 First improvement, until no neighbour is better or the deadline passes. A line that does not
 replay as it is (such a festival) is a starting point too: the best of its neighbours that
 replay.
@@ -48,13 +53,16 @@ def _prefix_states(s: GameState, line: list[Action]) -> Iterator[tuple[int, Game
 
 
 def _festival_endings(end: GameState) -> Iterator[list[Action]]:
-    """A festival to close the line, after drawing one or two cards for it (R30, R36): two
-    actions at once, which one-action steps never find (a draw alone only costs an AP)."""
+    """A festival to close the line, after drawing one or two cards for it (R30, R36), with
+    the action token first where the draws need its AP (R7): two actions or more at once,
+    which one-action steps never find (a draw alone only costs an AP)."""
     draws: list[list[Action]] = [[]]
     if end.turn.cards_drawn < 2:
         draws += [[Draw(f)] for f in (True, False)]
         if end.turn.cards_drawn == 0:
             draws += [[Draw(f), Draw(g)] for f in (True, False) for g in (True, False)]
+    if end.token_bonus() and end.festival is None:
+        draws += [[Token(), *d] for d in draws if d]
     for d in draws:
         c = end.copy()
         try:
