@@ -5,8 +5,8 @@ the model does not replace stays only where a measurement shows it earns its pla
     python benchmarks/ablation.py --time-limit 5 --only 69@254,41@328
 
 Each variant is ``solve_model`` with one step left out (``analysis.solver.model.STEPS``:
-the recipe engine, the players' turns, ``goals``, ``polish``; ``search`` never runs on these
-turns, where the model does not fit), each solve in a fresh worker process. Prints, per
+the recipe engine, the players' turns, ``goals``, ``polish``, ``tails``; ``search`` never runs
+on these turns, where the model does not fit), each solve in a fresh worker process. Prints, per
 variant, the points in all, the positions where it answers less than the whole engine, and
 the median seconds; writes ``benchmarks/results/ablation.json``.
 """
@@ -34,6 +34,7 @@ VARIANTS = {
     "no players": ("players",),
     "no goals": ("goals",),
     "no polish": ("polish",),
+    "no tails": ("tails",),
 }
 JSON_PATH = os.path.join(HERE, "results", "ablation.json")
 

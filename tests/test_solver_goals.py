@@ -122,7 +122,7 @@ def test_r8_the_model_engine_without_its_recipe_engine_still_owes_a_tile():
     first = _no_recipes(s)
     assert [a.kind for a in first.line] == ["tile"]
     assert first.bound is not None and first.bound >= 0
-    for left_out in ("recipes", "players", "goals", "polish", "search"):
+    for left_out in ("recipes", "players", "goals", "polish", "tails", "search"):
         r = solve_model(s, 5, steps=STEPS - {left_out})
         assert replay(s, r.line)[0].points == r.best
         assert r.bound is not None and r.bound >= r.best

@@ -193,6 +193,7 @@ PLAYERS_SHARE = 0.15  # of the time left: the players' turns, restarted with oth
 PLAYERS_FIRST = 0.5  # of the time left, at most, for each round of the players' searches
 UNLIMITED_RECIPES = 10.0  # seconds of the recipe engine on a large map when there is no limit
 GOALS_SHARE = 0.4  # of the time left after the players' turns: ``goals`` (palaces worked toward)
+POLISH_SHARE = 0.3  # of the time left then, where the line's ends are searched after it (``tails``)
 MODEL_AP = 1  # larger maps get it with this many AP (measured: see ``model_fits``)
 
 
@@ -206,7 +207,7 @@ def model_fits(s: GameState) -> bool:
     return len(s.map.hexes) <= MODEL_HEXES or s.turn.ap + s.token_bonus() <= MODEL_AP
 
 
-STEPS = frozenset({"recipes", "players", "goals", "polish", "search"})  # all, by default
+STEPS = frozenset({"recipes", "players", "goals", "polish", "tails", "search"})  # all, by default
 
 
 def solve_model(state: GameState, time_limit: float | None = None,
@@ -304,8 +305,9 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
     """The players' turns, the palaces ``goals`` works toward (also from where the best of
     those lines end), then ``polish`` from the lines whose festival an opponent could join and
     from the best few (``best``, the recipe engine's, among them): one action away from better
-    lines. Without the model, the rest of the time. A line already at the bound ``ub`` is not
-    polished: only the tie-breaks are left, and branch and bound settles those exactly."""
+    lines. Without the model, half the time left, then ``tails``: the best line's last 2–3 AP
+    searched exactly. A line already at the bound ``ub`` is not polished: only the tie-breaks
+    are left, and branch and bound settles those exactly."""
     from analysis.solver.goals import goal_lines
 
     failing: list[list[Action]] = []
@@ -322,10 +324,18 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
         valid += goal_lines(s, dl.share(GOALS_SHARE), after=after)[:POLISH_STARTS]
         valid.sort(key=lambda x: x[0], reverse=True)
         rep(valid[0][0].points, valid[0][1])
-    if "polish" not in steps or (ub is not None and valid[0][0].points >= ub):
+    if ub is not None and valid[0][0].points >= ub:
         return valid[0]
-    starts = failing + [v[1] for v in valid[:POLISH_STARTS]]
-    return _polished(s, starts, dl.share(0.4 if fits else 0.95), valid[0], rep) or valid[0]
+    best = valid[0]
+    if "polish" in steps:
+        starts = failing + [v[1] for v in valid[:POLISH_STARTS]]
+        share = 0.4 if fits else POLISH_SHARE if "tails" in steps else 0.95
+        best = _polished(s, starts, dl.share(share), best, rep) or best
+    if "tails" in steps and not fits:  # where the model fits, branch and bound does it all
+        from analysis.solver.tails import tail_lines
+
+        best = tail_lines(s, best, dl.share(0.95), lambda o, line: rep(o.points, line))
+    return best
 
 
 def _polished(s: GameState, starts: list[list[Action]], dl: Deadline,

@@ -1,0 +1,100 @@
+"""Exact ends of a line (issue 21): keep its first actions, search the rest exactly.
+
+``polish`` changes a line one action at a time, and the quick lines often miss by two or three
+actions at their end: a tile that grows a group, then the palace; the token, two draws and a
+festival (R7, R36); a tile placed elsewhere so that an irrigation encloses one more pond
+space. Branch and bound, which finishes nothing from the start of a busy full turn, settles
+the last 2 or 3 AP of one in about a second: the position after the line's first actions is
+searched exactly (the best line's own end is its incumbent), and the engine replays the
+whole line again (it has the last word). On the busy 40 (5 s a search, benchmarks/README.md)
+the 10-s answers' ends gave 31 points more on 12 of the 40 (planner-41@328 10 → 15,
+-57@183 12 → 16, -59@100 12 → 15, …).
+
+A large-neighbourhood step: it finds lines, it proves nothing (the root's bound does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from analysis.solver.common import Deadline, Outcome, Reporter, replay
+from core.actions import Action, Festival
+from core.errors import IllegalAction
+from core.state import GameState
+
+TAIL_AP = (2, 3)  # the AP (the token's included) left to the exact search, in turn
+SHARE = 0.5  # of the time left, at most, for one search
+
+
+def split(s: GameState, line: list[Action], ap: int) -> int:
+    """How many first actions of ``line`` to keep so that ``ap`` AP at least are left after
+    them (the token's included, R7): the longest such prefix, never past a festival (it ends
+    the turn, R30) nor a step the engine refuses."""
+    c = s.copy()
+    keep = 0
+    for a in line:
+        if isinstance(a, Festival):
+            break
+        try:
+            c.push(a)
+        except (IllegalAction, ValueError):
+            break
+        if c.turn.ap + c.token_bonus() < ap:
+            break
+        keep += 1
+    return keep
+
+
+def better_end(s: GameState, line: list[Action], keep: int, dl: Deadline
+               ) -> tuple[Outcome, list[Action]] | None:
+    """The best line that starts with ``line[:keep]``, searched exactly from there within
+    ``dl`` (the rest of ``line`` is the search's incumbent): the whole line and its outcome
+    from ``s`` where it beats ``line``, else None."""
+    from analysis.solver.bnb import solve_bnb
+
+    c = s.copy()
+    me = c.to_move
+    for a in line[:keep]:
+        c.push(a)
+    if c.to_move != me or c.festival is not None or dl.over():
+        return None
+    try:
+        whole = replay(s, line)[0]
+        incumbent = (replay(c, line[keep:])[0], line[keep:])
+    except IllegalAction:
+        return None
+    limit = None if dl.end is None else max(0.05, dl.end - dl.start - dl.elapsed())
+    r = solve_bnb(c, limit, incumbent=incumbent, engine="tail", report=Reporter(None, "tail"))
+    found = line[:keep] + r.line
+    try:
+        o = replay(s, found)[0]
+    except IllegalAction:
+        return None
+    return (o, found) if o > whole else None
+
+
+def tail_lines(s: GameState, best: tuple[Outcome, list[Action]], dl: Deadline,
+               better: Callable[[Outcome, list[Action]], None] | None = None
+               ) -> tuple[Outcome, list[Action]]:
+    """``best`` with its end searched exactly, 2 then 3 AP of it, again from each better
+    line, while ``dl`` lasts; ``better`` hears of each better line as it is found."""
+    tried: set[tuple[str, int]] = set()
+    improved = True
+    while improved and not dl.over():
+        improved = False
+        for ap in TAIL_AP:
+            keep = split(s, best[1], ap)
+            key = ("; ".join(map(str, best[1][:keep])), ap)
+            if key in tried or dl.over():
+                continue
+            tried.add(key)
+            got = better_end(s, best[1], keep, dl.share(SHARE))
+            if got is not None:
+                best, improved = got, True
+                if better is not None:
+                    better(*best)
+                break
+    return best
+
+
+__all__ = ["better_end", "split", "tail_lines"]

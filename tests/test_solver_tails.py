@@ -1,0 +1,78 @@
+"""``analysis.solver.tails``: a line's last AP searched exactly (issue 21)."""
+
+from __future__ import annotations
+
+import os
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analysis.solver.bnb import solve_bnb
+from analysis.solver.common import Deadline, replay
+from analysis.solver.tails import better_end, split, tail_lines
+from core.actions import Festival, parse_actions
+from core.errors import IllegalAction
+from core.record import replay_file
+from tests.test_solver_agreement import position
+from tests.test_solver_model import _playout
+
+GAMES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "puzzles", "games")
+
+
+def _planner_41() -> object:
+    return replay_file(os.path.join(GAMES, "planner-41.json"), 328).state
+
+
+LINE_41 = ("tile K8v J8r K9r; tile L7v L8r M8r; move J7 K8; palace I9 10; draw faceup; "
+           "festival I9 D")
+
+
+def test_r7_r30_split_keeps_the_longest_prefix_with_the_ap_left_and_stops_at_the_festival():
+    """planner-41@328, 6 AP and the token (R7): after the two tiles and the free move (R27)
+    4 AP and the token are left, after the palace 3 and the token, after the draw 2 and the
+    token; the festival ends the turn (R30) and is never kept."""
+    s = _planner_41()
+    line = parse_actions(LINE_41)
+    assert s.turn.ap == 6 and s.token_bonus() == 1
+    assert split(s, line, 5) == 3
+    assert split(s, line, 4) == 4
+    assert split(s, line, 3) == 5
+    assert split(s, line, 1) == 5  # not past the festival
+    assert split(s, line, 8) == 0
+
+
+def test_r28_r34_the_end_searched_exactly_finds_a_second_palace_and_its_festival():
+    """planner-41@328: the line's palace 10 at I9 (5) and a festival there (5) that an
+    opponent may join, so 5 points under the solver's objective (R32). Kept to the palace and
+    the draw, the last 2 AP and the token searched exactly give a second palace 10 at G4 and
+    a festival no one can join there: 15 points, the root's bound."""
+    s = _planner_41()
+    line = parse_actions(LINE_41)
+    assert replay(s, line)[0].points == 10
+    got = better_end(s, line, 5, Deadline(None))
+    assert got is not None
+    outcome, found = got
+    assert outcome.points == 15 and replay(s, found)[0] == outcome
+    assert found[:5] == line[:5]
+    assert isinstance(found[-1], Festival) and str(found[-1]).startswith("festival G4")
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 5000))
+def test_tails_never_worse_replayed_and_never_above_the_optimum(seed: int) -> None:
+    """Property: from a random playout of the turn on a small position (2–3 AP), the line that
+    ``tail_lines`` returns replays to the outcome it reports, is at least the playout's, and
+    never beats the optimum (branch and bound without a limit, which the agreement tests
+    hold to the brute force: the brute force itself takes up to 100 s on some of these)."""
+    s = position(seed, 2 + seed % 2)
+    start = _playout(s, random.Random(seed))
+    try:
+        was = replay(s, start)[0]
+    except IllegalAction:
+        return  # a playout that leaves a tile owed (R8) is no line to start from
+    outcome, line = tail_lines(s, (was, start), Deadline(20))
+    assert replay(s, line)[0] == outcome
+    assert outcome >= was
+    exact = solve_bnb(s)
+    assert exact.optimal and outcome.points <= exact.best
