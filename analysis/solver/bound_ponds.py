@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from analysis.solver.bound_rings import Parts, Reach, bridged_reach, holder_routes, ring_class
-from analysis.solver.bound_view import pareto, shapes_by_hex
+from analysis.solver.bound_view import Raw, pareto, shapes_by_hex
 from core.groups import all_ponds
 from core.state import GameState
 
@@ -240,9 +240,6 @@ PondOption = tuple[int, ...]  # (tiles, irrigations, overhang AP, ring class, li
 # as a union (``cluster_table``). Last, the ponds any of its options encloses.
 Zero = tuple[PondOption, frozenset[int], int]
 Item = tuple[frozenset[int], list[tuple[PondOption, int]], Zero | None, int]
-# What ``pond_items`` works out with some AP, before it keeps the options that fit: per pond
-# (or new pond), each option with its mask and bare ring, and the zero option.
-Raw = tuple[int, list[tuple[list[tuple[PondOption, int, frozenset[int]]], Zero | None]]]
 
 
 def pond_items(s: GameState, ap: int, raw: Raw | None = None) -> list[Item]:

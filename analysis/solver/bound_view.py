@@ -10,14 +10,17 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 from math import comb
-from typing import TYPE_CHECKING
 
 from core.hexmap import SIZE
 from core.legality import PALACE_VALUES
 from core.state import GameState
 
-if TYPE_CHECKING:
-    from analysis.solver.bound_ponds import Raw
+# ``bound_ponds.raw_items``: the AP it was worked out with, and per pond (or new pond) each
+# option (tiles, irrigations, overhang AP, ring class, lifts, points) with its mask of ponds
+# and its bare ring, and the option that encloses it as it is (``bound_ponds.Zero``). Here,
+# where the views keep it, so that bound_ponds may import this module and not the reverse.
+Raw = tuple[int, list[tuple[list[tuple[tuple[int, ...], int, frozenset[int]]],
+                            tuple[tuple[int, ...], frozenset[int], int] | None]]]
 
 Comps = list[tuple[list[int], int]]  # free parts of groups: (levels, highest first; his developers)
 
