@@ -28,8 +28,9 @@ from core.state import GameState
 
 ENGINES = ("cpsat", "model", "bnb", "brute")
 # What the commands and the app use: the model engine runs the recipe engine first (the
-# puzzles are proved as fast), then the players' turns, ``goals``, ``polish`` and ``tails`` (busy turns: README,
-# "Busy mid-game turns"). Computer players keep "cpsat": the model engine runs them.
+# puzzles are proved as fast), then the players' turns, ``goals``, ``polish`` and ``tails``
+# (busy turns: README, "Busy mid-game turns"). Computer players keep "cpsat": the model
+# engine runs them.
 DEFAULT_ENGINE = "model"
 
 

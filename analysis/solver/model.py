@@ -305,8 +305,8 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
     """The players' turns, the palaces ``goals`` works toward (also from where the best of
     those lines end), then ``polish`` from the lines whose festival an opponent could join and
     from the best few (``best``, the recipe engine's, among them): one action away from better
-    lines. Without the model, half the time left, then ``tails``: the best line's last 2–3 AP
-    searched exactly. A line already at the bound ``ub`` is not polished: only the tie-breaks
+    lines. Without the model, 30 % of the time left (``POLISH_SHARE``), then ``tails``: the
+    best line's last 2–3 AP searched exactly. A line already at the bound ``ub`` is not polished: only the tie-breaks
     are left, and branch and bound settles those exactly."""
     from analysis.solver.goals import goal_lines
 
