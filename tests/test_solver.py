@@ -283,6 +283,38 @@ def test_r38_the_recipes_pond_closers_are_every_placement_that_covers_a_bare_rin
     assert rings and got == expected
 
 
+@pytest.mark.parametrize("seed", [1, 4, 9])
+def test_r8_r28_r29_the_recipes_palace_singles_are_the_legal_palace_actions(seed: int) -> None:
+    """The recipe engine lists one palace action per group and value without pushing it
+    (unless a tile is still owed, R8); through random turns, before and after the tile, the
+    list is the legal palace actions the engine generates (R28, R29: values, sites, the
+    highest position, one change a turn), the first legal site of each group and value."""
+    import random
+
+    from analysis.solver.recipes import _palace_singles
+    from benchmarks.common import choose
+    from core.actions import Palace
+    from core.state import GameState
+
+    rng = random.Random(seed)
+    s = GameState.new(3, seed=seed)
+    checked = owed = 0
+    for _ in range(400):
+        if s.is_terminal():
+            break
+        if s.festival is None:
+            legal = [a for a in s.legal_actions() if isinstance(a, Palace)]
+            g = s.groups()
+            firsts: dict[tuple[int, int], Palace] = {}
+            for a in legal:
+                firsts.setdefault((g.label[a.hex], a.value), a)
+            assert set(_palace_singles(s)) == set(firsts.values())
+            checked += bool(legal)
+            owed += bool(legal) and s.obligation_pending()
+        s.push(choose(list(s.legal_actions()), rng, True))
+    assert checked >= 5 and owed >= 1
+
+
 def test_r38_the_recipe_engine_reports_its_pond_line_before_the_root_bound() -> None:
     """Anytime order (issue 21): the lines come first, the bound after them. full-turn-60 is a
     45-point pond that takes the whole turn (R38); its line is reported before any bound, so a

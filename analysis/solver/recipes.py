@@ -20,7 +20,7 @@ from analysis.solver.common import Deadline, step_outcome
 from analysis.solver.pond_lines import pond_lines
 from core.actions import Action, Enter, Irrigate, Move, Palace, Tile, Token
 from core.errors import IllegalAction
-from core.legality import PALACE_VALUES, check_palace, ring_holder
+from core.movegen import group_palaces, tile_placements
 from core.state import GameState
 
 
@@ -54,46 +54,27 @@ def _around(s: GameState, hexes: set[int]) -> set[int]:
 
 
 def _palace_singles(s: GameState) -> list[Palace]:
-    """Every legal palace action now (R28, R29), one site per group and value. The rules'
-    check without the push (a search asks this after every first action), but where a tile
-    is still owed: there the push's R8 test may refuse a site that would leave no tile room."""
+    """Every legal palace action now (R28, R29), one site per group and value: the first of
+    the rules' own list (``movegen.group_palaces``, which asks no AP and no R8) that is legal.
+    No push for it (a search asks this after every first action) but where a tile is still
+    owed: there the push's R8 test may refuse a site that would leave no tile room."""
+    if s.turn.ap < 1 or s.is_terminal() or s.festival is not None:
+        return []  # R7: a palace action costs 1 AP
     g = s.groups()
-    out = []
     pushed = s.obligation_pending()
+    out: list[Palace] = []
     for gi, members in enumerate(g.members):
-        if len(members) < 2:
-            continue
-        ph = g.palace[gi]
-        old = s.palace[ph] if ph >= 0 else 0
-        sites = [ph] if ph >= 0 else [h for h in members if s.dev[h] < 0]
-        values = [v for v in PALACE_VALUES if old < v <= len(members) and s.palace_supply[v] > 0]
-        if not values or not sites or ring_holder(s, members) != s.to_move:
-            continue  # R25, the same for every value and site
-        for v in values:
-            for h in sites:
-                a = Palace(h, v)
-                if s.is_legal(a) if pushed else _allowed(s, a):
-                    out.append(a)
-                    break
+        first: dict[int, Palace] = {}
+        for a in group_palaces(s, members, g.palace[gi]):
+            if a.value not in first and (not pushed or s.is_legal(a)):
+                first[a.value] = a
+        out.extend(first[v] for v in sorted(first))
     return out
-
-
-def _allowed(s: GameState, a: Palace) -> bool:
-    """``check_palace`` (R28, R29, AP) and what ``push`` checks before it (a turn being
-    played, no festival under way), without applying the action."""
-    if s.is_terminal() or s.festival is not None:
-        return False
-    try:
-        check_palace(s, a)
-    except IllegalAction:
-        return False
-    return True
 
 
 def _pond_closers(s: GameState, budget: int) -> list[Action]:
     """Tiles and irrigations that may enclose a pond now (R38): they cover its bare neighbours."""
     out: list[Action] = []
-    from core.movegen import tile_placements
 
     bare_sets = []
     for _, ring in ponds(s):  # cached: a search asks after every first action
