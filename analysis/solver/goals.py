@@ -111,13 +111,16 @@ def _grows(t: Tile, inside: set[int], nbrs: Sequence[Sequence[int]]) -> bool:
                for h, terrain in t.cells)
 
 
+def _spent(goal: _Goal) -> bool:
+    """The goal's nodes are used up, or its deadline passed (``Deadline.hit`` stays set once
+    the clock was seen past it): every open branch stops, not only the one that looked."""
+    return goal.nodes > goal.budget or goal.dl.hit
+
+
 def _search(s: GameState, goal: _Goal, line: list[Action]) -> None:
     """Depth first from ``s`` (pushed and popped in place) while the goal's nodes last."""
     goal.nodes += 1
-    if goal.nodes > goal.budget:
-        return
-    if goal.nodes % 8 == 0 and goal.dl.over():
-        goal.nodes = goal.budget + 1  # every branch still open stops too, not only this one
+    if _spent(goal) or (goal.nodes % 8 == 0 and goal.dl.over()):
         return
     key = board_key(s)
     if key in goal.seen:
@@ -139,7 +142,7 @@ def _search(s: GameState, goal: _Goal, line: list[Action]) -> None:
         if s.to_move == goal.me and s.festival is None:
             _search(s, goal, line + [a])
         s.pop()
-        if goal.nodes > goal.budget:
+        if _spent(goal):
             return
 
 
