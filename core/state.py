@@ -207,7 +207,7 @@ class GameState:
         (worked out with more AP: the key names no AP). The key is the terrain and palace
         version (``_tv``: every tile and palace), the mover and where every developer stands
         (``dev``, which no version names)."""
-        key = (self._tv, self.to_move, tuple(self.dev))
+        key = self._paths_key()
         got = self._paths
         if got is None or got[0] != key:
             got = self._paths = (key, {})
@@ -226,9 +226,14 @@ class GameState:
         if got is None:
             return None
         known = got[1].get(src)
-        if known is None or got[0] != (self._tv, self.to_move, tuple(self.dev)):
+        if known is None or got[0] != self._paths_key():
             return None
         return known[1].get(dst)
+
+    def _paths_key(self) -> tuple[Any, ...]:
+        """What path costs depend on (``path_costs``): levels, terrain and palaces (``_tv``),
+        the mover (whose developers he may pass) and every developer's hex."""
+        return self._tv, self.to_move, tuple(self.dev)
 
     def _touch_groups(self, change: int | tuple[int, ...]) -> None:
         """New board version after a tile (``change`` = its hexes) or a palace built on hex
