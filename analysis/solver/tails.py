@@ -45,11 +45,12 @@ def split(s: GameState, line: list[Action], ap: int) -> int:
     return keep
 
 
-def better_end(s: GameState, line: list[Action], keep: int, dl: Deadline
-               ) -> tuple[Outcome, list[Action]] | None:
+def better_end(s: GameState, line: list[Action], keep: int, dl: Deadline,
+               whole: Outcome | None = None) -> tuple[Outcome, list[Action]] | None:
     """The best line that starts with ``line[:keep]``, searched exactly from there within
     ``dl`` (the rest of ``line`` is the search's incumbent): the whole line and its outcome
-    from ``s`` where it beats ``line``, else None."""
+    from ``s`` where it beats ``line`` (``whole``, its outcome, where the caller has it),
+    else None."""
     from analysis.solver.bnb import solve_bnb
 
     c = s.copy()
@@ -59,7 +60,8 @@ def better_end(s: GameState, line: list[Action], keep: int, dl: Deadline
     if c.to_move != me or c.festival is not None or dl.over():
         return None
     try:
-        whole = replay(s, line)[0]
+        if whole is None:
+            whole = replay(s, line)[0]
         incumbent = (replay(c, line[keep:])[0], line[keep:])
     except IllegalAction:
         return None
@@ -88,7 +90,7 @@ def tail_lines(s: GameState, best: tuple[Outcome, list[Action]], dl: Deadline,
             if key in tried or dl.over():
                 continue
             tried.add(key)
-            got = better_end(s, best[1], keep, dl.share(SHARE))
+            got = better_end(s, best[1], keep, dl.share(SHARE), best[0])
             if got is not None:
                 best, improved = got, True
                 if better is not None:
