@@ -37,6 +37,24 @@ def check(seed: int, ap: int) -> None:
     assert ref.best <= upper_bound(s), (seed, ap, ref.line_text)
 
 
+@pytest.mark.parametrize("name", ["full-turn-63", "full-turn-09", "pond-31", "festival-17", "token-11"])
+def test_the_bounds_of_one_position_sharing_their_views_equal_those_from_scratch(name: str) -> None:
+    """A solve asks the bound of one position with several counts of AP and lets the calls
+    share their views (``upper_bound(..., views=)``): the ponds' and palaces' options are
+    worked out once with the most AP asked and each count keeps those that fit. Asked in any
+    order (the most AP first, then fewer, then more again), each bound is the one a call
+    from scratch gives."""
+    from puzzles.loader import load_puzzle
+
+    s = load_puzzle(os.path.join(os.path.dirname(__file__), "..", "puzzles", f"{name}.json")).state
+    top = s.turn.ap + s.token_bonus()
+    views: dict = {}
+    for ap in (top - 1, top - 3, top, top - 2, 1):
+        if ap >= 1:
+            assert upper_bound(s, ap, views=views) == upper_bound(s, ap), ap
+    assert views and len({id(v.pond_raw) for v in views.values()}) == 1  # one shared store
+
+
 def test_r37_r38_bridge_tile_then_irrigation_encloses() -> None:
     """R26/R27/R38: a tile on a bare hex lets a developer walk onto the ring for free, then an
     irrigation makes and encloses a pond in one placement (3 points with 2 AP)."""
