@@ -329,7 +329,7 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
     best = valid[0]
     if "polish" in steps:
         starts = failing + [v[1] for v in valid[:POLISH_STARTS]]
-        share = 0.4 if fits else POLISH_SHARE if "tails" in steps else 0.95
+        share = 0.4 if fits else (POLISH_SHARE if "tails" in steps else 0.95)
         best = _polished(s, starts, dl.share(share), best, rep) or best
     if "tails" in steps and not fits:  # where the model fits, branch and bound does it all
         from analysis.solver.tails import tail_lines
