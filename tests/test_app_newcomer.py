@@ -347,6 +347,46 @@ async def test_study_view_best_turn_on_top_tables_unwrapped_pagedown_scrolls(
 
 
 @aio
+async def test_study_view_best_turn_wraps_at_80_columns_one_whole_action_a_row(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 80x24 the best turn stays inside its column: the panel is narrow, so its text wraps
+    (it was cut at the right edge), and the line is numbered steps, one a row, so no action's
+    text is split. The tables below still keep whole lines."""
+    from types import SimpleNamespace
+
+    import tui.screens.study as study_mod
+    from core.state import GameState
+    from tui.saves import load_game
+    from tui.screens.study import StudyScreen
+
+    line = parse_actions("irrigate G9; irrigate G8; irrigate F7; tile F5v F6r; move G14 J16")
+
+    def fake_solve(state: GameState, time_limit: float | None = None,
+                   progress: object = None) -> SimpleNamespace:
+        return SimpleNamespace(best=12, line=line, optimal=False, bound=30)
+
+    monkeypatch.setattr(study_mod, "solve_best", fake_solve)
+    game = load_game(GAME)
+    while len(game.game.actions) > 120:  # mid-game: the record's end has no turn to solve
+        game.game.undo()
+    game.seats = [None] * 4
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("a")
+        await pilot.pause()
+        study = app.screen
+        assert isinstance(study, StudyScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        side, solver = study.query_one("#study-side"), study.query_one("#solver")
+        assert solver.region.right <= side.content_region.right  # inside the column
+        rows = [r.strip() for r in str(solver.render()).splitlines()]
+        for i, a in enumerate(line, 1):
+            assert f"{i}. {a}" in rows  # each action whole on its own row
+        assert "no line scores more than 30" in " ".join(rows)
+
+
+@aio
 async def test_puzzle_browser_groups_and_orders_puzzles_with_difficulty_and_theme() -> None:
     """Item 10: puzzles first in the collection's order (one-ap-01 … before one-ap-06), the
     game records apart, each puzzle line with difficulty and theme, one line each."""

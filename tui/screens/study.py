@@ -32,16 +32,21 @@ def solve_best(state: GameState, time_limit: float | None = None,
     return solve(state, engine=DEFAULT_ENGINE, time_limit=limit, progress=progress)
 
 
+def line_text(line: list[Action]) -> str:
+    """A line as numbered steps, one a row: the panel wraps at its column (a narrow terminal),
+    and an action is never cut in two there (``n`` steps through them by these numbers)."""
+    return "\n".join(f"{i}. {a}" for i, a in enumerate(line, 1)) or "(no action)"
+
+
 def progress_text(p: Any) -> str:
     """The search so far, like ``kraton solve``'s info lines: best, bound, line."""
-    line = "; ".join(str(a) for a in p.line) or "(no action)"
     bound = "?" if p.bound is None else str(p.bound)
     return (f"solving ({p.seconds:.1f} s): best so far {p.best}, no line scores more than "
-            f"{bound}\n{line}")
+            f"{bound}\n{line_text(p.line)}")
 
 
 def solver_text(result: Any) -> str:
-    line = "; ".join(str(a) for a in result.line) or "(no action)"
+    line = line_text(result.line)
     if getattr(result, "optimal", False):
         kind = "optimal"
     else:
