@@ -76,3 +76,25 @@ def test_tails_never_worse_replayed_and_never_above_the_optimum(seed: int) -> No
     assert outcome >= was
     exact = solve_bnb(s)
     assert exact.optimal and outcome.points <= exact.best
+
+
+def test_r11_r28_the_ends_of_the_next_best_lines_are_searched_when_the_best_ends_short() -> None:
+    """A small position (4 AP, the mini map): every line that starts with rice at C5 scores
+    at most 2 (a palace of 2 at E5 and its festival, R28), so no end of such a line reaches
+    the optimum, 4. A worse line that starts with rice at B3 does: its end, searched exactly,
+    is the optimum (branch and bound without a limit). ``tail_lines`` finds it only when that
+    line is among ``others``, and the line it returns replays to what it reports."""
+    s = position(3, 4)
+    best = parse_actions("tile C5r; tile C6r; move B6 D4; palace E5 2; festival E5 DP")
+    other = parse_actions("tile B3r")
+    b, o = replay(s, best)[0], replay(s, other)[0]
+    assert b.points == 2 and o.points == 0 and o < b
+    exact = solve_bnb(s)
+    assert exact.optimal and exact.best == 4
+    alone = tail_lines(s, (b, best), Deadline(None))
+    assert alone[0].points < exact.best and alone[1][0] == best[0]
+    found: list[int] = []
+    outcome, line = tail_lines(s, (b, best), Deadline(None), lambda o, _: found.append(o.points),
+                               others=[(o, other)])
+    assert outcome.points == exact.best and line[0] == other[0]
+    assert replay(s, line)[0] == outcome and found[-1] == exact.best

@@ -184,6 +184,7 @@ def _left(dl: Deadline, part: float = 1.0) -> float | None:
 
 MODEL_HEXES = 60  # maps up to this size get the model at any AP (the mini maps)
 POLISH_STARTS = 3  # the best quick lines (players', goals') that ``polish`` starts from
+TAIL_STARTS = 3  # and that ``tails`` searches the ends of, after the best line's
 RECIPE_SHARE = 0.35  # of the limit for the recipe engine where the model does not fit
 # Where the model fits, the recipe engine's branch and bound proves more than the model does
 # with the same time (60 random mini-map positions, 2–4 AP, 10 s: 46 proved at 0.3 of the
@@ -306,7 +307,8 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
     those lines end), then ``polish`` from the lines whose festival an opponent could join and
     from the best few (``best``, the recipe engine's, among them): one action away from better
     lines. Without the model, 30 % of the time left (``POLISH_SHARE``), then ``tails``: the
-    best line's last 2–3 AP searched exactly. A line already at the bound ``ub`` is not polished: only the tie-breaks
+    best line's last 2–3 AP searched exactly, then those of the next-best few
+    (``TAIL_STARTS``). A line already at the bound ``ub`` is not polished: only the tie-breaks
     are left, and branch and bound settles those exactly."""
     from analysis.solver.goals import goal_lines
 
@@ -334,8 +336,23 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
     if "tails" in steps and not fits:  # where the model fits, branch and bound does it all
         from analysis.solver.tails import tail_lines
 
-        best = tail_lines(s, best, dl.share(0.95), lambda o, line: rep(o.points, line))
+        others = _distinct(valid, best[1], TAIL_STARTS)
+        best = tail_lines(s, best, dl.share(0.95), lambda o, line: rep(o.points, line), others)
     return best
+
+
+def _distinct(lines: list[tuple[Outcome, list[Action]]], but: list[Action], n: int
+              ) -> list[tuple[Outcome, list[Action]]]:
+    """The first ``n`` of ``lines`` that differ from each other and from ``but`` (the players'
+    restarts often play the same turn)."""
+    seen = {tuple(map(str, but))}
+    out: list[tuple[Outcome, list[Action]]] = []
+    for o, line in lines:
+        key = tuple(map(str, line))
+        if key not in seen and len(out) < n:
+            seen.add(key)
+            out.append((o, line))
+    return out
 
 
 def _polished(s: GameState, starts: list[list[Action]], dl: Deadline,

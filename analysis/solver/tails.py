@@ -15,7 +15,7 @@ A large-neighbourhood step: it finds lines, it proves nothing (the root's bound 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from analysis.solver.common import Deadline, Outcome, Reporter, replay
 from core.actions import Action, Festival
@@ -76,27 +76,48 @@ def better_end(s: GameState, line: list[Action], keep: int, dl: Deadline,
 
 
 def tail_lines(s: GameState, best: tuple[Outcome, list[Action]], dl: Deadline,
-               better: Callable[[Outcome, list[Action]], None] | None = None
+               better: Callable[[Outcome, list[Action]], None] | None = None,
+               others: Sequence[tuple[Outcome, list[Action]]] = ()
                ) -> tuple[Outcome, list[Action]]:
     """``best`` with its end searched exactly, 2 then 3 AP of it, again from each better
-    line, while ``dl`` lasts; ``better`` hears of each better line as it is found."""
+    line, while ``dl`` lasts; then the ends of ``others`` (the next-best lines, best first),
+    where a line whose start is worse may end better. ``better`` hears of each better line as
+    it is found."""
     tried: set[tuple[str, int]] = set()
+    best = _ends(s, best, dl, tried, better)
+    for other in others:
+        if dl.over():
+            break
+        got = _ends(s, other, dl, tried)  # on from each of its better lines, too
+        if got[0] > best[0]:
+            best = got
+            if better is not None:
+                better(*best)
+    return best
+
+
+def _ends(s: GameState, line: tuple[Outcome, list[Action]], dl: Deadline,
+          tried: set[tuple[str, int]],
+          better: Callable[[Outcome, list[Action]], None] | None = None
+          ) -> tuple[Outcome, list[Action]]:
+    """``line`` with its end searched exactly, 2 then 3 AP of it, again from each better line
+    (``better`` hears of each), while ``dl`` lasts; ``tried``: the (start, AP) searched."""
     improved = True
     while improved and not dl.over():
         improved = False
         for ap in TAIL_AP:
-            keep = split(s, best[1], ap)
-            key = ("; ".join(map(str, best[1][:keep])), ap)
+            keep = split(s, line[1], ap)
+            key = ("; ".join(map(str, line[1][:keep])), ap)
             if key in tried or dl.over():
                 continue
             tried.add(key)
-            got = better_end(s, best[1], keep, dl.share(SHARE), best[0])
+            got = better_end(s, line[1], keep, dl.share(SHARE), line[0])
             if got is not None:
-                best, improved = got, True
+                line, improved = got, True
                 if better is not None:
-                    better(*best)
+                    better(*line)
                 break
-    return best
+    return line
 
 
 __all__ = ["better_end", "split", "tail_lines"]
