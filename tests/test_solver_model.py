@@ -317,6 +317,23 @@ def test_model_engine_leaves_out_the_beam_line_where_the_model_fits(
     assert r.optimal and r.best == pz.best
 
 
+def test_the_players_stop_restarting_once_a_line_meets_the_bound() -> None:
+    """``player_lines`` restarts the planner and greedy players with other seeds; once a line
+    scores the bound (``enough``) only the tie-breaks are left, so it stops there. Without it,
+    every seed plays."""
+    from analysis.solver.common import Deadline
+    from analysis.solver.model import player_lines
+
+    pz = next(p for p in load_puzzles() if p.id == "full-turn-24")
+    every = player_lines(pz.state, Deadline(None), seeds=2)
+    assert len(every) >= 4  # two seeds of two players
+    first = player_lines(pz.state, Deadline(None), seeds=2, enough=0)
+    assert 1 <= len(first) <= 2  # the planner's first line (and it without its festival)
+    some = player_lines(pz.state, Deadline(None), seeds=2, enough=10**6)
+    assert len(some) >= 4  # no line meets it: every seed plays (their searches are timed,
+    # so the lines themselves may differ from run to run)
+
+
 def test_a_line_at_the_bound_is_not_polished(monkeypatch: pytest.MonkeyPatch) -> None:
     """A quick line already at the bound is left to branch and bound (only the tie-breaks
     remain); one below it is polished."""
@@ -326,7 +343,7 @@ def test_a_line_at_the_bound_is_not_polished(monkeypatch: pytest.MonkeyPatch) ->
 
     pz = next(p for p in load_puzzles() if p.id == "full-turn-24")
     line = parse_actions("palace G6 2; move G11 I10; irrigate J9")  # 4 points (R29)
-    monkeypatch.setattr(model_module, "player_lines", lambda s, dl: [line])
+    monkeypatch.setattr(model_module, "player_lines", lambda s, dl, enough=None: [line])
     calls: list[int] = []
 
     def counted(*args: object, **kwargs: object) -> None:

@@ -128,7 +128,8 @@ def model_bound(s: GameState, time_limit: float | None, workers: int = 2,
     return Bound(None, False, 0, solver.wall_time), tm, solver
 
 
-def player_lines(s: GameState, dl: Deadline, seeds: int = 12) -> list[list[Action]]:
+def player_lines(s: GameState, dl: Deadline, seeds: int = 12,
+                 enough: int | None = None) -> list[list[Action]]:
     """The turns the ``planner`` and ``greedy`` computer players would play here (as they do in
     a game: action by action, planning again when the board changes), planned on the full
     position like the solver: they see value in moves that prepare a palace or a ring, which a
@@ -136,7 +137,8 @@ def player_lines(s: GameState, dl: Deadline, seeds: int = 12) -> list[list[Actio
     seeds while 15 % of the time left lasts (the first of each always plays: a few tenths of a
     second, each search within its share of half the time left); without a limit, ``seeds`` of
     each. A line whose closing festival an opponent
-    could join (which scores nothing here) is also offered without it."""
+    could join (which scores nothing here) is also offered without it. No restart once a line
+    scores ``enough`` (the bound: only the tie-breaks are left, for branch and bound)."""
     from analysis.search_players import GreedyPlayer, PlannerPlayer
 
     kinds: tuple[type[SearchPlayer], ...] = (PlannerPlayer, GreedyPlayer)
@@ -157,7 +159,17 @@ def player_lines(s: GameState, dl: Deadline, seeds: int = 12) -> list[list[Actio
             out.append(line)
             if line and isinstance(line[-1], Festival):
                 out.append(line[:-1])
+            if enough is not None and any(_points(s, x) >= enough for x in out[-2:]):
+                return out
     return out
+
+
+def _points(s: GameState, line: list[Action]) -> int:
+    """The points of ``line`` from ``s``, −1 where the engine refuses it."""
+    try:
+        return replay(s, line)[0].points
+    except IllegalAction:
+        return -1
 
 
 def _play_turn(s: GameState, p: SearchPlayer) -> list[Action]:
@@ -314,7 +326,7 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
 
     failing: list[list[Action]] = []
     valid: list[tuple[Outcome, list[Action]]] = [best]
-    for line in player_lines(s, dl) if "players" in steps else []:
+    for line in player_lines(s, dl, enough=ub) if "players" in steps else []:
         try:
             valid.append((replay(s, line)[0], line))
         except IllegalAction:
