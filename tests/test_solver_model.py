@@ -334,6 +334,26 @@ def test_the_players_stop_restarting_once_a_line_meets_the_bound() -> None:
     # so the lines themselves may differ from run to run)
 
 
+def test_a_line_at_the_bound_stops_polish_and_tails_for_the_tie_break_search() -> None:
+    """``polish`` and ``tails`` hear of each better line through ``_until``: it reports the
+    line, and a line whose points meet the bound stops their search (its deadline), so that
+    branch and bound gets the time left for the tie-breaks. A line below it does not."""
+    import analysis.solver.model as model_module
+    from analysis.solver.common import Deadline, Reporter
+
+    heard: list[int] = []
+    rep = Reporter(lambda p: heard.append(p.best), "model")
+    dl = Deadline(60)
+    until = model_module._until(dl, 5, rep)
+    until(Outcome(4, 0, -3, 0), [])
+    assert not dl.over() and heard == [4]
+    until(Outcome(5, 0, -6, 0), [])
+    assert dl.over() and heard == [4, 5]
+    free = Deadline(None)  # no limit and no bound: nothing stops it
+    model_module._until(free, None, rep)(Outcome(9, 0, -1, 0), [])
+    assert not free.over()
+
+
 def test_a_line_at_the_bound_is_not_polished(monkeypatch: pytest.MonkeyPatch) -> None:
     """A quick line already at the bound is left to branch and bound (only the tie-breaks
     remain); one below it is polished."""

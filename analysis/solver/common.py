@@ -139,6 +139,10 @@ class Deadline:
             self.hit = True
         return self.hit
 
+    def stop(self) -> None:
+        """End the search now: it has found what it was looking for (a line at the bound)."""
+        self.hit = True
+
     def share(self, part: float) -> Deadline:
         """A deadline for ``part`` of the time left (no limit when this has none)."""
         if self.end is None:

@@ -38,6 +38,8 @@ from core.errors import IllegalAction
 from core.state import GameState
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ortools.sat.python import cp_model
 
     from analysis.search_players import SearchPlayer
@@ -344,13 +346,27 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
     if "polish" in steps:
         starts = failing + [v[1] for v in valid[:POLISH_STARTS]]
         share = 0.4 if fits else (POLISH_SHARE if "tails" in steps else 0.95)
-        best = _polished(s, starts, dl.share(share), best, rep) or best
-    if "tails" in steps and not fits:  # where the model fits, branch and bound does it all
+        pdl = dl.share(share)
+        best = _polished(s, starts, pdl, best, _until(pdl, ub, rep)) or best
+    if "tails" in steps and not fits and (ub is None or best[0].points < ub):
         from analysis.solver.tails import tail_lines
 
         others = _distinct(valid, best[1], TAIL_STARTS)
-        best = tail_lines(s, best, dl.share(0.95), lambda o, line: rep(o.points, line), others)
+        tdl = dl.share(0.95)
+        best = tail_lines(s, best, tdl, _until(tdl, ub, rep), others)
     return best
+
+
+def _until(dl: Deadline, ub: int | None, rep: Reporter) -> Callable[[Outcome, list[Action]], None]:
+    """A callback for each better line a search finds: it reports the line, and stops the
+    search (its deadline ``dl``) at a line that meets the bound ``ub``, so that the time left
+    goes to branch and bound, which settles the tie-breaks (fewer AP, no token)."""
+    def heard(o: Outcome, line: list[Action]) -> None:
+        rep(o.points, line)
+        if ub is not None and o.points >= ub:
+            dl.stop()
+
+    return heard
 
 
 def _distinct(lines: list[tuple[Outcome, list[Action]]], but: list[Action], n: int
@@ -369,12 +385,12 @@ def _distinct(lines: list[tuple[Outcome, list[Action]]], but: list[Action], n: i
 
 def _polished(s: GameState, starts: list[list[Action]], dl: Deadline,
               best: tuple[Outcome, list[Action]] | None,
-              rep: Reporter) -> tuple[Outcome, list[Action]] | None:
-    """``polish`` the lines within ``dl``, reporting each better line as it finds it; polish
-    never returns a line worse than ``best``."""
+              heard: Callable[[Outcome, list[Action]], None]) -> tuple[Outcome, list[Action]] | None:
+    """``polish`` the lines within ``dl``; ``heard`` hears of each better line as it is
+    found. Polish never returns a line worse than ``best``."""
     from analysis.solver.polish import polish
 
-    return polish(s, starts, dl, best, better=lambda o, line: rep(o.points, line))
+    return polish(s, starts, dl, best, better=heard)
 
 
 def _proved(s: GameState, tm: TurnModel, o: Outcome, bound: Bound, ub: int | None,
