@@ -39,11 +39,12 @@ def _back(path: list[Move]) -> list[Move]:
 
 
 class _Brute:
-    def __init__(self, deadline: Deadline, key: KeyMaker) -> None:
+    def __init__(self, deadline: Deadline, key: KeyMaker, max_nodes: int | None = None) -> None:
         self.key = key
         self.memo: dict[tuple[object, ...], Entry] = {}
         self.deadline = deadline
         self.nodes = 0
+        self.max_nodes = max_nodes
 
     def _class(self, s: GameState) -> list[tuple[tuple[object, ...], list[Move]]]:
         """The states reachable from ``s`` by 0-AP moves, each with a path of moves to it."""
@@ -91,6 +92,9 @@ class _Brute:
                 s.push(mv)
             try:
                 self.nodes += 1
+                if self.max_nodes is not None and self.nodes > self.max_nodes:
+                    self.deadline.stop()  # the budget, like the time, ends the search
+                    break
                 if may_end(s) and ZERO > best:
                     best, best_i, tail = ZERO, i, ()
                 for a in list(s.legal_actions()):
@@ -130,11 +134,14 @@ class _Brute:
         return best, (*to_best, *tail) if best.points > _NEG.points // 2 else ()
 
 
-def solve_brute(state: GameState, time_limit: float | None = None) -> SolveResult:
-    """Exact best turn by exhaustive search (use on mini maps or with few AP left)."""
+def solve_brute(state: GameState, time_limit: float | None = None,
+                max_nodes: int | None = None) -> SolveResult:
+    """Exact best turn by exhaustive search (use on mini maps or with few AP left).
+    ``max_nodes``: a budget of positions searched, which stops it like the time limit (not
+    proved) but the same on any machine and under any load (the agreement tests)."""
     dl = Deadline(time_limit)
     s = state.copy()
-    b = _Brute(dl, KeyMaker(s))
+    b = _Brute(dl, KeyMaker(s), max_nodes)
     _, line = b.value(s)
     return make_result(state, list(line) or fallback_line(s), optimal=not dl.hit, engine="brute",
                        seconds=dl.elapsed(), nodes=b.nodes)

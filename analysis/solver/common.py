@@ -125,7 +125,7 @@ class Deadline:
 
     def expired(self) -> bool:
         if self.end is None:
-            return False
+            return self.hit  # only ``stop`` sets it
         self._tick += 1
         if self._tick & 63:
             return self.hit
