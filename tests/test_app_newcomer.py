@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.segment import Segment
@@ -300,6 +301,41 @@ def test_text_slips_plural_hex_names_and_empty_report_headers(
             assert lines[i + 1].startswith("  "), (line, lines[i + 1])
 
 
+def _study_app(monkeypatch: pytest.MonkeyPatch, answer: object, shown: object = None) -> Any:
+    """The app on a game record after 120 actions (mid-game: the record's end has no turn to
+    solve), its solver replaced by one that reports ``shown`` as its search goes (issue 21)
+    and answers ``answer``."""
+    import tui.screens.study as study_mod
+    from core.state import GameState
+    from tui.saves import load_game
+
+    def fake_solve(state: GameState, time_limit: float | None = None,
+                   progress: object = None) -> object:
+        if callable(progress) and shown is not None:
+            progress(shown)
+        return answer
+
+    monkeypatch.setattr(study_mod, "solve_best", fake_solve)
+    game = load_game(GAME)
+    while len(game.game.actions) > 120:
+        game.game.undo()
+    game.seats = [None] * 4
+    return create_app(game=game, step_delay=0)
+
+
+async def _open_study(app: Any, pilot: Any) -> Any:
+    """``a`` opens the study view; its solver's worker has answered when this returns."""
+    from tui.screens.study import StudyScreen
+
+    await pilot.press("a")
+    await pilot.pause()
+    study = app.screen
+    assert isinstance(study, StudyScreen)
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    return study
+
+
 @aio
 async def test_study_view_best_turn_on_top_tables_unwrapped_pagedown_scrolls(
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -307,31 +343,12 @@ async def test_study_view_best_turn_on_top_tables_unwrapped_pagedown_scrolls(
     (hex names whole, no wrapping in a narrow panel), PageDown scrolls, w widens."""
     from types import SimpleNamespace
 
-    import tui.screens.study as study_mod
-    from core.state import GameState
     from tui.board import BoardView
-    from tui.saves import load_game
-    from tui.screens.study import StudyScreen
 
-    def fake_solve(state: GameState, time_limit: float | None = None,
-                   progress: object = None) -> SimpleNamespace:
-        if callable(progress):  # the worker shows the search as it goes (issue 21)
-            progress(SimpleNamespace(best=0, bound=3, line=[], seconds=0.1))
-        return SimpleNamespace(best=0, line=[], optimal=True)
-
-    monkeypatch.setattr(study_mod, "solve_best", fake_solve)
-    game = load_game(GAME)
-    while len(game.game.actions) > 120:
-        game.game.undo()
-    game.seats = [None] * 4
-    app = create_app(game=game, step_delay=0)
+    app = _study_app(monkeypatch, SimpleNamespace(best=0, line=[], optimal=True),
+                     SimpleNamespace(best=0, bound=3, line=[], seconds=0.1))
     async with app.run_test(size=(120, 16)) as pilot:
-        await pilot.press("a")
-        await pilot.pause()
-        study = app.screen
-        assert isinstance(study, StudyScreen)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        study = await _open_study(app, pilot)
         side = study.query_one("#study-side")
         solver, report = study.query_one("#solver"), study.query_one("#report")
         assert solver.region.y < report.region.y  # the best turn on top
@@ -351,33 +368,13 @@ async def test_study_view_best_turn_wraps_at_80_columns_one_whole_action_a_row(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """At 80x24 the best turn stays inside its column: the panel is narrow, so its text wraps
     (it was cut at the right edge), and the line is numbered steps, one a row, so no action's
-    text is split. The tables below still keep whole lines."""
+    text is split."""
     from types import SimpleNamespace
 
-    import tui.screens.study as study_mod
-    from core.state import GameState
-    from tui.saves import load_game
-    from tui.screens.study import StudyScreen
-
     line = parse_actions("irrigate G9; irrigate G8; irrigate F7; tile F5v F6r; move G14 J16")
-
-    def fake_solve(state: GameState, time_limit: float | None = None,
-                   progress: object = None) -> SimpleNamespace:
-        return SimpleNamespace(best=12, line=line, optimal=False, bound=30)
-
-    monkeypatch.setattr(study_mod, "solve_best", fake_solve)
-    game = load_game(GAME)
-    while len(game.game.actions) > 120:  # mid-game: the record's end has no turn to solve
-        game.game.undo()
-    game.seats = [None] * 4
-    app = create_app(game=game, step_delay=0)
+    app = _study_app(monkeypatch, SimpleNamespace(best=12, line=line, optimal=False, bound=30))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("a")
-        await pilot.pause()
-        study = app.screen
-        assert isinstance(study, StudyScreen)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        study = await _open_study(app, pilot)
         side, solver = study.query_one("#study-side"), study.query_one("#solver")
         assert solver.region.right <= side.content_region.right  # inside the column
         rows = [r.strip() for r in str(solver.render()).splitlines()]

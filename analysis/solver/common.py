@@ -140,7 +140,8 @@ class Deadline:
         return self.hit
 
     def stop(self) -> None:
-        """End the search now: it has found what it was looking for (a line at the bound)."""
+        """End the search now (a line at the bound found, a budget of nodes spent): ``over``
+        and ``expired`` say so from here on, with a limit or without."""
         self.hit = True
 
     def share(self, part: float) -> Deadline:

@@ -322,8 +322,9 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
     from the best few (``best``, the recipe engine's, among them): one action away from better
     lines. Without the model, 30 % of the time left (``POLISH_SHARE``), then ``tails``: the
     best line's last 2–3 AP searched exactly, then those of the next-best few
-    (``TAIL_STARTS``). A line already at the bound ``ub`` is not polished: only the tie-breaks
-    are left, and branch and bound settles those exactly."""
+    (``TAIL_STARTS``). A line already at the bound ``ub`` is not polished, and one that reaches
+    it stops ``polish`` and ``tails`` (``_until``): only the tie-breaks are left, and branch and
+    bound settles those exactly."""
     from analysis.solver.goals import goal_lines
 
     failing: list[list[Action]] = []
