@@ -157,6 +157,27 @@ async def test_festival_puzzle_ends_with_verdict_and_offers_next_r30() -> None:
 
 
 @aio
+async def test_a_hint_shows_under_the_status_at_80x24_and_no_message_takes_no_room() -> None:
+    """At 80x24 the side panel does not hold everything: the message (a hint, a refusal, what
+    the cursor is on) sits under the status, so H's hint is in sight without scrolling (it
+    was below the hand, out of sight). While there is no message it takes no room."""
+    app = create_app("puzzle", puzzle_path("full-turn-66"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PuzzleScreen)
+        side, message = screen.query_one("#side"), screen.query_one("#message")
+        screen.say("")
+        await pilot.pause()
+        assert not message.display
+        await pilot.press("H")
+        await pilot.pause()
+        assert message.display and "hint: token" in str(message.render())
+        assert side.region.y <= message.region.y
+        assert message.region.bottom <= side.region.bottom  # in sight
+
+
+@aio
 async def test_each_game_has_its_own_autosave(kraton_home: Path) -> None:
     """Item 6: a second game's autosave never overwrites the first's; reopening an autosave
     goes on writing to it."""

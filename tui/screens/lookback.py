@@ -90,7 +90,13 @@ class LookBackScreen(Screen[None]):
 
     def say(self, text: str) -> None:
         self.message = text
-        self._put("message", text)
+        self.show_message()
+
+    def show_message(self) -> None:
+        """The message under the status, taking no room while there is none."""
+        self._put("message", self.message)
+        for w in self.query("#message"):
+            w.display = bool(self.message)
 
     # ------------------------------------------------------------------ looking back
     def action_nav(self, how: str) -> None:

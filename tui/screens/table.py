@@ -58,11 +58,13 @@ class TableScreen(LookBackScreen):
         with Horizontal(id="game"):
             yield BoardView(self.state, id="board")
             with VerticalScroll(id="side"):
+                # The message (what a key just did, a hint, a refusal) under the status: on a
+                # small terminal what comes later in the panel is out of sight until scrolled.
                 yield Static(id="status")
+                yield Static(id="message")
                 yield Static(id="scores")
                 yield Static(id="supply")
                 yield Static(id="hand")
-                yield Static(id="message")
                 yield MoveList(id="log")
         yield KeyBar()
 
@@ -81,7 +83,7 @@ class TableScreen(LookBackScreen):
         self._put("scores", panel.scores_text(view))
         self._put("supply", panel.supply_text(view))
         self._put("hand", self.hand_text())
-        self._put("message", self.message)
+        self.show_message()
         self.query_one(MoveList).show(self.game, self.ctl.shown, self.evaluations())
         self.refresh_bindings()
         self.call_after_refresh(self.query_one(KeyBar).refresh_keys)
@@ -170,7 +172,7 @@ class TableScreen(LookBackScreen):
             self.reset_mode()
             self.after_action()
         else:
-            self._put("message", self.message)
+            self.show_message()
 
     def reset_mode(self) -> None:
         self.mode = "look"
