@@ -14,7 +14,7 @@ from core.actions import Enter, Move, Palace, Tile, Token, parse_actions
 from core.hexmap import parse_hex
 from core.movegen import group_palaces
 from core.record import replay_file
-from tests.test_solver_agreement import position
+from tests.test_solver_agreement import BRUTE_NODES, position
 
 GAMES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "puzzles", "games")
 
@@ -107,7 +107,7 @@ def test_goal_lines_replay_and_never_beat_the_brute_force_optimum(seed: int, ap:
     lines = goal_lines(s, Deadline(5))
     for outcome, line in lines:
         assert replay(s, line)[0] == outcome
-    ref = solve_brute(s, 10)
+    ref = solve_brute(s, max_nodes=BRUTE_NODES // 2)
     if ref.optimal:
         assert all(outcome.points <= ref.best for outcome, _ in lines), (seed, ref.line_text)
 

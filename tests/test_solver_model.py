@@ -30,6 +30,7 @@ from core.ranking import highest
 from core.state import GameState
 from puzzles.loader import load_puzzles
 from tests.helpers import build
+from tests.test_solver_agreement import BRUTE_NODES
 
 MINI_B = os.path.join(os.path.dirname(__file__), "maps", "mini-b.txt")
 
@@ -103,9 +104,8 @@ def test_r14_an_overhang_costs_one_ap_more_per_rim_hex() -> None:
 def test_model_bound_is_never_below_brute_force(seed: int) -> None:
     """Soundness on random mini-map positions with 1 and 2 AP (R7–R38 as the engine plays)."""
     s = position(seed, 1 + seed % 2)
-    ref = solve_brute(s, 20)
-    if not ref.optimal:
-        pytest.skip("brute force did not finish")
+    ref = solve_brute(s, max_nodes=BRUTE_NODES)  # the same positions on any machine
+    assert ref.optimal, (seed, "the brute force did not settle it within its budget")
     b, _, _ = model_bound(s, 30, workers=1)
     assert b.points is not None and b.points >= ref.best, (seed, ref.line_text, b)
 
@@ -114,12 +114,12 @@ def test_model_bound_is_never_below_brute_force(seed: int) -> None:
 @pytest.mark.parametrize("block", range(5))
 def test_model_bound_500_positions(block: int) -> None:
     """The issue's ≥ 500 random small positions, 1–4 AP: 5 blocks of 100 positions the brute
-    force settles (within 20 s each; on a loaded machine about half of the seeds, so a block
-    takes the seeds it needs, from its own range of 1 000)."""
+    force settles (within ``BRUTE_NODES`` nodes each, the same positions on any machine; a
+    block takes the seeds it needs, from its own range of 1 000)."""
     covered = 0
     for seed in range(5000 + 1000 * block, 6000 + 1000 * block):
         s = position(seed, 1 + seed % 4)
-        ref = solve_brute(s, 20)
+        ref = solve_brute(s, max_nodes=BRUTE_NODES)
         if not ref.optimal:
             continue
         covered += 1
@@ -195,7 +195,7 @@ def test_model_engine_proves_only_the_true_optimum(seed: int) -> None:
     """The ``model`` engine: a proved answer is the brute force's best, and its bound is never
     below it (2 AP on mini-b)."""
     s = position(seed + 40, 2)
-    ref = solve_brute(s, 30)
+    ref = solve_brute(s, max_nodes=BRUTE_NODES)
     r = solve_model(s, 30)
     assert r.bound is not None and r.bound >= r.best
     if ref.optimal:
