@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -98,3 +99,24 @@ def test_r11_r28_the_ends_of_the_next_best_lines_are_searched_when_the_best_ends
                                others=[(o, other)])
     assert outcome.points == exact.best and line[0] == other[0]
     assert replay(s, line)[0] == outcome and found[-1] == exact.best
+
+
+def test_no_tail_search_starts_with_too_little_time_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tail search's root bound is not cut short, so one started just before the limit
+    overran it (review's 2 s): with less than ``MIN_LEFT`` left, ``tail_lines`` starts none and
+    returns the line it was given; with time enough, it searches."""
+    import analysis.solver.tails as tails_module
+
+    calls: list[int] = []
+
+    def counted(*args: object, **kwargs: object) -> None:
+        calls.append(1)
+
+    monkeypatch.setattr(tails_module, "better_end", counted)
+    s = _planner_41()
+    line = parse_actions(LINE_41)
+    start = (replay(s, line)[0], line)
+    got = tail_lines(s, start, Deadline(tails_module.MIN_LEFT / 2), others=[start])
+    assert got == start and calls == []
+    tail_lines(s, start, Deadline(30))
+    assert calls  # each (start, AP) once: 2, then 3 AP

@@ -15,6 +15,7 @@ A large-neighbourhood step: it finds lines, it proves nothing (the root's bound 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 
 from analysis.solver.common import Deadline, Outcome, Reporter, replay
@@ -24,6 +25,14 @@ from core.state import GameState
 
 TAIL_AP = (2, 3)  # the AP (the token's included) left to the exact search, in turn
 SHARE = 0.5  # of the time left, at most, for one search
+# No search starts with less time left: its root bound (a tenth of a second to a second on a
+# busy board) is not cut short, so one started just before the limit overran it (review's 2 s).
+MIN_LEFT = 0.25
+
+
+def _late(dl: Deadline) -> bool:
+    """Whether ``dl`` has run out, or has too little left to start a search (``MIN_LEFT``)."""
+    return dl.over() or (dl.end is not None and dl.end - time.perf_counter() < MIN_LEFT)
 
 
 def split(s: GameState, line: list[Action], ap: int) -> int:
@@ -86,7 +95,7 @@ def tail_lines(s: GameState, best: tuple[Outcome, list[Action]], dl: Deadline,
     tried: set[tuple[str, int]] = set()
     best = _ends(s, best, dl, tried, better)
     for other in others:
-        if dl.over():
+        if _late(dl):
             break
         got = _ends(s, other, dl, tried)  # on from each of its better lines, too
         if got[0] > best[0]:
@@ -103,12 +112,12 @@ def _ends(s: GameState, line: tuple[Outcome, list[Action]], dl: Deadline,
     """``line`` with its end searched exactly, 2 then 3 AP of it, again from each better line
     (``better`` hears of each), while ``dl`` lasts; ``tried``: the (start, AP) searched."""
     improved = True
-    while improved and not dl.over():
+    while improved and not _late(dl):
         improved = False
         for ap in TAIL_AP:
             keep = split(s, line[1], ap)
             key = ("; ".join(map(str, line[1][:keep])), ap)
-            if key in tried or dl.over():
+            if key in tried or _late(dl):
                 continue
             tried.add(key)
             got = better_end(s, line[1], keep, dl.share(SHARE), line[0])
