@@ -144,6 +144,10 @@ class Deadline:
         and ``expired`` say so from here on, with a limit or without."""
         self.hit = True
 
+    def left(self) -> float | None:
+        """Seconds left (0 once past), None without a limit."""
+        return None if self.end is None else max(0.0, self.end - time.perf_counter())
+
     def share(self, part: float) -> Deadline:
         """A deadline for ``part`` of the time left (no limit when this has none)."""
         if self.end is None:

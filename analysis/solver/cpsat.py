@@ -119,8 +119,9 @@ def _cpsat_choice(recipes: list[Recipe], ap: int, token: bool, fillers: list[Fil
     solver.parameters.num_workers = 1
     if verbose:
         log_to_stderr(solver)
-    if dl.end is not None:
-        solver.parameters.max_time_in_seconds = max(0.05, dl.end - dl.start - dl.elapsed())
+    left = dl.left()
+    if left is not None:
+        solver.parameters.max_time_in_seconds = max(0.05, left)
     status = solver.solve(m)
     if status not in (cp.OPTIMAL, cp.FEASIBLE):
         return None

@@ -154,8 +154,8 @@ def player_lines(s: GameState, dl: Deadline, seeds: int = 12,
             p = kind(seed)
             p.fair = False
             p.turns = 3 * seed  # another stream of the search's random sample
-            if dl.end is not None:  # the first turns too keep to the limit (review's 2 s)
-                left = dl.end - time.perf_counter()
+            left = dl.left()
+            if left is not None:  # the first turns too keep to the limit (review's 2 s)
                 p.budget_s = max(0.05, min(p.budget_s, PLAYERS_FIRST * left / (len(kinds) - i)))
             line = _play_turn(s, p)
             out.append(line)
@@ -191,9 +191,8 @@ def _play_turn(s: GameState, p: SearchPlayer) -> list[Action]:
 
 
 def _left(dl: Deadline, part: float = 1.0) -> float | None:
-    if dl.end is None:
-        return None
-    return max(0.05, part * (dl.end - dl.start - dl.elapsed()))
+    left = dl.left()
+    return None if left is None else max(0.05, part * left)
 
 
 MODEL_HEXES = 60  # maps up to this size get the model at any AP (the mini maps)

@@ -15,7 +15,6 @@ A large-neighbourhood step: it finds lines, it proves nothing (the root's bound 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 
 from analysis.solver.common import Deadline, Outcome, Reporter, replay
@@ -32,7 +31,8 @@ MIN_LEFT = 0.25
 
 def _late(dl: Deadline) -> bool:
     """Whether ``dl`` has run out, or has too little left to start a search (``MIN_LEFT``)."""
-    return dl.over() or (dl.end is not None and dl.end - time.perf_counter() < MIN_LEFT)
+    left = dl.left()
+    return dl.over() or (left is not None and left < MIN_LEFT)
 
 
 def split(s: GameState, line: list[Action], ap: int) -> int:
@@ -74,7 +74,8 @@ def better_end(s: GameState, line: list[Action], keep: int, dl: Deadline,
         incumbent = (replay(c, line[keep:])[0], line[keep:])
     except IllegalAction:
         return None
-    limit = None if dl.end is None else max(0.05, dl.end - dl.start - dl.elapsed())
+    left = dl.left()
+    limit = None if left is None else max(0.05, left)
     r = solve_bnb(c, limit, incumbent=incumbent, engine="tail", report=Reporter(None, "tail"))
     found = line[:keep] + r.line
     try:
