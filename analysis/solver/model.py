@@ -33,7 +33,7 @@ from analysis.solver.common import (
     replay,
     shortened,
 )
-from core.actions import Action, End, Festival, Token
+from core.actions import Action, End, Festival, Irrigate, Tile, Token, actions_text
 from core.errors import IllegalAction
 from core.state import GameState
 
@@ -93,6 +93,47 @@ def build_turn_model(s: GameState) -> TurnModel:
     points = ponds + sum(a.points for a in anchors) + fest
     m.maximize(points)
     return TurnModel(m, b, r, d, points, ap, token)
+
+
+def line_board(s: GameState, line: list[Action]) -> tuple[list[tuple[Tile, int]], set[int]]:
+    """The board decisions of ``line`` from ``s``: each tile with the height it is laid at (the
+    level of its hexes then, R12), and the hexes it irrigates."""
+    c = s.copy()
+    tiles: list[tuple[Tile, int]] = []
+    irrigated: set[int] = set()
+    for a in line:
+        if isinstance(a, Festival):
+            break  # the last action (R30): it changes no hex
+        if isinstance(a, Tile):
+            tiles.append((a, c.level[a.hexes[0]]))
+        elif isinstance(a, Irrigate):
+            irrigated.add(a.hex)
+        c.push(a)
+    return tiles, irrigated
+
+
+def pin_line(tm: TurnModel, s: GameState, line: list[Action]) -> None:
+    """Fix the model's board to ``line``'s: its tiles at their heights, its irrigations, no
+    other tile or irrigation. The model relaxes and never restricts, so a legal line's board
+    admits a solution worth at least its points: on busy turns, where CP-SAT gives no bound,
+    the tests check soundness so, line by line. Raises ValueError where the model has no
+    variable for one of the line's tiles or irrigations (a line it would wrongly exclude)."""
+    b = tm.board
+    tiles, irrigated = line_board(s, line)
+    ones: set[tuple[int, int]] = set()
+    index = {p.tile.cells: i for i, p in enumerate(b.placements)}
+    for tile, j in tiles:
+        key = (index.get(tile.cells, -1), j)
+        if key not in b.y:
+            raise ValueError(f"the turn model has no variable for {tile} at height {j}")
+        ones.add(key)
+    missing = irrigated - b.irr.keys()
+    if missing:
+        raise ValueError(f"the turn model has no variable for irrigating {sorted(missing)}")
+    decisions = [(v, key in ones) for key, v in b.y.items()]
+    decisions += [(v, h in irrigated) for h, v in b.irr.items()]
+    for v, on in decisions:
+        tm.model.add(v == int(on))
 
 
 @dataclass
@@ -157,7 +198,7 @@ def player_lines(s: GameState, dl: Deadline, seeds: int = 12,
             left = dl.left()
             if left is not None:  # the first turns too keep to the limit (review's 2 s)
                 p.budget_s = max(0.05, min(p.budget_s, PLAYERS_FIRST * left / (len(kinds) - i)))
-            line = _play_turn(s, p)
+            line = player_turn(s, p)
             out.append(line)
             if line and isinstance(line[-1], Festival):
                 out.append(line[:-1])
@@ -174,7 +215,7 @@ def _points(s: GameState, line: list[Action]) -> int:
         return -1
 
 
-def _play_turn(s: GameState, p: SearchPlayer) -> list[Action]:
+def player_turn(s: GameState, p: SearchPlayer) -> list[Action]:
     """The mover's turn as ``p.choose`` plays it on a copy, up to its end or festival."""
     c = s.copy()
     me = c.to_move
@@ -373,10 +414,10 @@ def _distinct(lines: list[tuple[Outcome, list[Action]]], but: list[Action], n: i
               ) -> list[tuple[Outcome, list[Action]]]:
     """The first ``n`` of ``lines`` that differ from each other and from ``but`` (the players'
     restarts often play the same turn)."""
-    seen = {tuple(map(str, but))}
+    seen = {actions_text(but)}
     out: list[tuple[Outcome, list[Action]]] = []
     for o, line in lines:
-        key = tuple(map(str, line))
+        key = actions_text(line)
         if key not in seen and len(out) < n:
             seen.add(key)
             out.append((o, line))
@@ -420,4 +461,5 @@ def _fewest_ap(s: GameState, tm: TurnModel, o: Outcome, dl: Deadline) -> bool:
     return 2 * -o.neg_ap + -o.neg_token <= int(solver.best_objective_bound + 1e-6)
 
 
-__all__ = ["STEPS", "Bound", "TurnModel", "build_turn_model", "model_bound", "player_lines", "solve_model"]
+__all__ = ["STEPS", "Bound", "TurnModel", "build_turn_model", "line_board", "model_bound", "pin_line",
+           "player_lines", "player_turn", "solve_model"]
