@@ -183,3 +183,18 @@ def test_r7_r38_lines_on_busy_boards_are_solutions_of_the_turn_model(seed: int) 
 @given(st.integers(0, 10_000))
 def test_r7_r38_many_lines_on_busy_boards_are_solutions_of_the_turn_model(seed: int) -> None:
     _check_lines(seed, slice(None))
+
+
+def test_r23_r30_a_festival_at_a_palace_built_in_a_part_cut_off_a_city_is_a_solution() -> None:
+    """Regression (found by the property above, seed 3): the planner's turn on planner-33 after
+    63 actions enlarges the city at E7 to 10 (G8 joins it), cuts E9, F8 and G8 off it with a
+    rice cell on F7 (R23), grows that part with this turn's cells to six hexes, builds a
+    palace of 6 there on the new cell E10, and holds a festival in it that no one can join
+    (5 + 3 + 3 points). The model once had festivals only in the cities of the board now, and
+    palaces only on their hexes: it allowed 10 points with this board."""
+    s = _busy_position(33, 63)
+    assert s is not None
+    line = parse_actions("tile G8v H7r; palace E7 10; tile G8v F7r G7r; tile D9v D10r E10r; "
+                         "tile E10v F9r F10r; palace E10 6; move F8 G8; festival E10 M")
+    assert replay(s, line)[0].points == 11
+    _check_line(s, line, "planner-33 after 63 actions")

@@ -162,9 +162,11 @@ def _levels(b: Board, zone: dict[int, LinearExpr | int], hexes: list[int]) -> in
 
 def _event(m: cp_model.CpModel, b: Board, r: Reach, d: Devs, a: Anchor, name: str,
            values: list[int], size: LinearExpr | int, seed: dict[int, LinearExpr | int],
-           forbid_in: int = -1) -> tuple[cp_model.IntVar, dict[int, cp_model.IntVar]]:
+           forbid_in: int = -1, ev: cp_model.IntVar | None = None
+           ) -> tuple[cp_model.IntVar, dict[int, cp_model.IntVar]]:
     """One palace change in the group: a value (R28), the size it needs, the mover's win."""
-    ev = m.new_bool_var(name)
+    if ev is None:
+        ev = m.new_bool_var(name)
     vv = {v: m.new_bool_var(f"{name}_value{v}") for v in values}
     m.add(sum(vv.values()) == ev)
     m.add(sum(v * x for v, x in vv.items()) <= size)
@@ -183,16 +185,24 @@ def _event(m: cp_model.CpModel, b: Board, r: Reach, d: Devs, a: Anchor, name: st
     return ev, vv
 
 
-def _sites(m: cp_model.CpModel, b: Board, a: Anchor, name: str, exclude: int = -1
-           ) -> tuple[dict[int, cp_model.IntVar], dict[int, LinearExpr | int]]:
-    """Where the palace goes (a village hex free of opponents, R28) and the closure seeds."""
+def _sites(m: cp_model.CpModel, b: Board, a: Anchor, name: str, ev: cp_model.IntVar,
+           exclude: int = -1) -> dict[int, cp_model.IntVar]:
+    """Where the palace goes (R28: a village hex free of opponents): one of the anchor's hexes,
+    which seeds its closure, or a village cell of this turn that joins the group (planner-33
+    after 63 actions: E10), which seeds nothing (only allows more)."""
     s = b.s
     site = {}
     for h in a.hexes:
         if h != exclude and not s.palace[h] and not (s.dev[h] >= 0 and s.dev[h] != s.to_move):
             site[h] = m.new_bool_var(f"{name}_site_{h}")
-    seed: dict[int, LinearExpr | int] = dict(site)
-    return site, seed
+    cells = [v for h, v in a.joins.zone.items() if h not in a.hexes and h in b.vcell]
+    if cells:
+        on_cell = m.new_bool_var(f"{name}_site_on_a_new_cell")
+        m.add(on_cell <= sum(cells))
+        m.add(sum(site.values()) + on_cell == ev)
+    else:
+        m.add(sum(site.values()) == ev)
+    return site
 
 
 def palace_anchors(m: cp_model.CpModel, b: Board, r: Reach, d: Devs) -> list[Anchor]:
@@ -203,6 +213,7 @@ def palace_anchors(m: cp_model.CpModel, b: Board, r: Reach, d: Devs) -> list[Anc
     supply = s.palace_supply
     out: list[Anchor] = []
     used: dict[int, list[cp_model.IntVar]] = {v: [] for v in VALUES}
+    festive: list[Anchor] = []  # palaces in parts cut off cities, for festivals only
     for gi, mem in enumerate(g.members):
         ph = g.palace[gi]
         a = Anchor(list(mem), ph, s.palace[ph] if ph >= 0 else 0)
@@ -214,9 +225,9 @@ def palace_anchors(m: cp_model.CpModel, b: Board, r: Reach, d: Devs) -> list[Anc
         if ph < 0:
             vals = [v for v in VALUES if supply[v] > 0]
             if vals:
-                site, seed = _sites(m, b, a, f"build{gi}")
-                ev, vv = _event(m, b, r, d, a, f"build{gi}", vals, size, seed)
-                m.add(sum(site.values()) == ev)
+                ev = m.new_bool_var(f"build{gi}")
+                site = _sites(m, b, a, f"build{gi}", ev)
+                _, vv = _event(m, b, r, d, a, f"build{gi}", vals, size, dict(site), ev=ev)
                 a.site = site
                 events.append((ev, vv))
                 a.change, a.new_value = ev, sum(v * x for v, x in vv.items())
@@ -228,13 +239,18 @@ def palace_anchors(m: cp_model.CpModel, b: Board, r: Reach, d: Devs) -> list[Anc
                 a.change, a.new_value = ev, sum(v * x for v, x in vv.items())
             vals = [v for v in VALUES if supply[v] > 0]
             if vals and len(mem) >= 3:  # a part cut off the city (R23): site, a hex covered
-                site, seed = _sites(m, b, a, f"part{gi}", exclude=ph)
+                ev = m.new_bool_var(f"part{gi}")
+                site = _sites(m, b, a, f"part{gi}", ev, exclude=ph)
                 pal = closure(m, b, a.hexes, f"part{gi}_palace_side")
                 m.add(pal[ph] == 1)  # what stays with the palace is not in the part
                 part = sum(1 - x for x in pal.values()) + a.joins.size
-                ev, vv = _event(m, b, r, d, a, f"part{gi}", vals, part, seed, forbid_in=ph)
-                m.add(sum(site.values()) == ev)
+                _, vv = _event(m, b, r, d, a, f"part{gi}", vals, part, dict(site),
+                               forbid_in=ph, ev=ev)
                 events.append((ev, vv))
+                # Its own city, where a festival may follow (R30): its points and actions
+                # stay with the anchor's.
+                festive.append(Anchor(list(mem), -1, 0, a.joins, change=ev,
+                                      new_value=sum(v * x for v, x in vv.items()), site=site))
         pts = []
         for ev, vv in events:
             for v, x in vv.items():
@@ -245,6 +261,7 @@ def palace_anchors(m: cp_model.CpModel, b: Board, r: Reach, d: Devs) -> list[Anc
     fresh = _new_village(m, b, r, d, used)
     if fresh is not None:
         out.append(fresh)
+    out += festive
     for v, xs in used.items():
         if len(xs) > supply[v]:
             m.add(sum(xs) <= supply[v])
