@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from analysis.solver.common import Deadline, Outcome, festival_openings, replay
-from core.actions import Action, Draw, End, Festival, Token
+from core.actions import Action, Draw, End, Festival, Token, actions_text
 from core.errors import IllegalAction
 from core.state import GameState
 
@@ -130,7 +130,7 @@ def polish(s: GameState, lines: Iterable[list[Action]], dl: Deadline,
                 better(*best)
 
     for start in lines:
-        key = "; ".join(map(str, start))
+        key = actions_text(start)
         if key in seen:
             continue
         seen.add(key)

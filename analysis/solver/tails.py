@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from analysis.solver.common import Deadline, Outcome, Reporter, replay
-from core.actions import Action, Festival
+from core.actions import Action, Festival, actions_text
 from core.errors import IllegalAction
 from core.state import GameState
 
@@ -117,7 +117,7 @@ def _ends(s: GameState, line: tuple[Outcome, list[Action]], dl: Deadline,
         improved = False
         for ap in TAIL_AP:
             keep = split(s, line[1], ap)
-            key = ("; ".join(map(str, line[1][:keep])), ap)
+            key = (actions_text(line[1][:keep]), ap)
             if key in tried or _late(dl):
                 continue
             tried.add(key)
