@@ -21,12 +21,12 @@ from analysis.search_players import GreedyPlayer, PlannerPlayer
 from analysis.solver.common import Outcome, replay
 from analysis.solver.model import build_turn_model, line_board, model_bound, pin_line, player_turn
 from analysis.solver.ortools_cp import cp_model
-from analysis.solver.selfplay import random_action
-from core.actions import Action, End, Festival, Tile, parse_actions
+from core.actions import Action, Tile, parse_actions
 from core.errors import IllegalAction
 from core.record import load_record, replay_file
 from core.state import GameState
 from puzzles.loader import Puzzle, load_puzzles
+from tests.test_solver_model import _playout
 
 GAMES = os.path.join(os.path.dirname(__file__), "..", "puzzles", "games")
 LIMIT = 120.0  # seconds for CP-SAT to complete a pinned board (1–8 s measured)
@@ -122,22 +122,6 @@ def _busy_position(game: int, at: int) -> GameState | None:
             return s
         s.push(a)
     return None
-
-
-def _playout(s: GameState, rng: random.Random) -> list[Action]:
-    """A random legal line of the mover's turn (up to its end or festival)."""
-    c = s.copy()
-    me = c.to_move
-    line: list[Action] = []
-    for _ in range(14):
-        a = random_action(c, rng)
-        if a is None or isinstance(a, End) or c.to_move != me:
-            break
-        c.push(a)
-        line.append(a)
-        if isinstance(a, Festival):
-            break
-    return line
 
 
 def _lines(s: GameState, seed: int) -> list[list[Action]]:
