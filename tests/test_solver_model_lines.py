@@ -182,3 +182,17 @@ def test_r23_r30_a_festival_at_a_palace_built_in_a_part_cut_off_a_city_is_a_solu
                          "tile E10v F9r F10r; palace E10 6; move F8 G8; festival E10 M")
     assert replay(s, line)[0].points == 11
     _check_line(s, line, "planner-33 after 63 actions")
+
+
+def test_r20_r30_a_festival_in_a_village_of_this_turns_cells_counts_its_developer() -> None:
+    """Regression (found by the property above, seed 70): greedy's turn on planner-60 after 130
+    actions encloses a pond (3), makes a village of two cells of this turn (C5, a rim hex, and
+    D5), builds a palace of 2 there and holds a festival (1 + 1). D5 may also join another
+    group, and the model counted a developer in the festival's city only on the terms of the
+    first group it met there: it allowed 4 points with this board."""
+    s = _busy_position(60, 130)
+    assert s is not None
+    line = parse_actions("tile C5v D4r D5r; move E9 G6; enter C5; tile D5v; move C5 D5; token; "
+                         "palace C5 2; festival C5 MP")
+    assert replay(s, line)[0].points == 5
+    _check_line(s, line, "planner-60 after 130 actions")

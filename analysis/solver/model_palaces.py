@@ -352,10 +352,19 @@ def festival_points(m: cp_model.CpModel, b: Board, r: Reach, d: Devs, anchors: l
         zone: dict[int, LinearExpr | int] = {h: 1 for h in a.hexes if h != a.palace}
         zone.update(a.joins.zone)
         zones.append((a, zone))
-    union: dict[int, LinearExpr | int] = {}
+    # A hex counts when it is in any of the zones (a village cell may join several groups).
+    conds: dict[int, list[LinearExpr]] = {}
+    always: set[int] = set()
     for _, zone in zones:
         for h, ok in zone.items():
-            union[h] = 1 if isinstance(ok, int) or isinstance(union.get(h), int) else ok
+            if isinstance(ok, int):
+                always.add(h)
+            else:
+                conds.setdefault(h, []).append(ok)
+    union: dict[int, LinearExpr | int] = {h: 1 for h in always}
+    for h, oks in conds.items():
+        if h not in always:
+            union[h] = oks[0] if len(oks) == 1 else _any(m, oks, f"festival_zone_{h}")
     # The festival ends the turn: one moment, where the mover's developers are at the end.
     levels = max([b.max_level(h) for h in union] + [1])
     snap = snapshot(m, b, r, d, "festival", union, levels, village=True)
@@ -384,6 +393,13 @@ def festival_points(m: cp_model.CpModel, b: Board, r: Reach, d: Devs, anchors: l
     if fests:
         m.add(sum(fests) <= 1)
     return (sum(pts) if pts else 0), draws_ap
+
+
+def _any(m: cp_model.CpModel, oks: list[LinearExpr], name: str) -> cp_model.IntVar:
+    """1 at most when one of ``oks`` is."""
+    u = m.new_bool_var(name)
+    m.add(u <= sum(oks))
+    return u
 
 
 def _rival_hexes(b: Board, options: list[tuple[int, list[str], str | None]],
