@@ -19,7 +19,14 @@ from hypothesis import strategies as st
 
 from analysis.search_players import GreedyPlayer, PlannerPlayer
 from analysis.solver.common import Outcome, replay
-from analysis.solver.model import build_turn_model, line_board, model_bound, pin_line, player_turn
+from analysis.solver.model import (
+    TurnModel,
+    build_turn_model,
+    line_board,
+    model_bound,
+    pin_line,
+    player_turn,
+)
 from analysis.solver.ortools_cp import cp_model
 from core.actions import Action, Tile, parse_actions
 from core.errors import IllegalAction
@@ -47,6 +54,11 @@ def _solution_status(s: GameState, line: list[Action], o: Outcome) -> str:
     within its AP (the model's AP are a lower bound too: the tie-break's proof reads them)."""
     tm = build_turn_model(s)
     pin_line(tm, s, line)
+    return _admits(tm, o)
+
+
+def _admits(tm: TurnModel, o: Outcome) -> str:
+    """CP-SAT's status for ``tm`` asked for ``o``'s points or more within its AP."""
     tm.model.add(tm.points >= o.points)
     tm.model.add(tm.ap <= -o.neg_ap)
     tm.model.clear_objective()
@@ -169,6 +181,14 @@ def test_r7_r38_many_lines_on_busy_boards_are_solutions_of_the_turn_model(seed: 
     _check_lines(seed, slice(None))
 
 
+def _cut_city_line() -> tuple[GameState, list[Action]]:
+    """planner-33 after 63 actions and the planner's 11-point turn there (below)."""
+    s = _busy_position(33, 63)
+    assert s is not None
+    return s, parse_actions("tile G8v H7r; palace E7 10; tile G8v F7r G7r; tile D9v D10r E10r; "
+                            "tile E10v F9r F10r; palace E10 6; move F8 G8; festival E10 M")
+
+
 def test_r23_r30_a_festival_at_a_palace_built_in_a_part_cut_off_a_city_is_a_solution() -> None:
     """Regression (found by the property above, seed 3): the planner's turn on planner-33 after
     63 actions enlarges the city at E7 to 10 (G8 joins it), cuts E9, F8 and G8 off it with a
@@ -176,10 +196,7 @@ def test_r23_r30_a_festival_at_a_palace_built_in_a_part_cut_off_a_city_is_a_solu
     palace of 6 there on the new cell E10, and holds a festival in it that no one can join
     (5 + 3 + 3 points). The model once had festivals only in the cities of the board now, and
     palaces only on their hexes: it allowed 10 points with this board."""
-    s = _busy_position(33, 63)
-    assert s is not None
-    line = parse_actions("tile G8v H7r; palace E7 10; tile G8v F7r G7r; tile D9v D10r E10r; "
-                         "tile E10v F9r F10r; palace E10 6; move F8 G8; festival E10 M")
+    s, line = _cut_city_line()
     assert replay(s, line)[0].points == 11
     _check_line(s, line, "planner-33 after 63 actions")
 
@@ -196,3 +213,19 @@ def test_r20_r30_a_festival_in_a_village_of_this_turns_cells_counts_its_develope
                          "palace C5 2; festival C5 MP")
     assert replay(s, line)[0].points == 5
     _check_line(s, line, "planner-60 after 130 actions")
+
+
+def test_r11_r28_a_palace_on_a_village_cell_of_this_turn_is_a_solution() -> None:
+    """A palace may stand on a village cell laid this turn (E10 in the regression above): with
+    every site the model offers on the hexes of the groups as they are ruled out, as where
+    each of them held an opponent's developer, the line's 11 points are still a solution."""
+    s, line = _cut_city_line()
+    o = replay(s, line)[0]
+    tm = build_turn_model(s)
+    pin_line(tm, s, line)
+    sites = [i for i, v in enumerate(tm.model.proto.variables) if "_site_" in v.name
+             and not v.name.endswith("_site_on_a_new_cell") and v.name.startswith(("part", "build"))]
+    assert sites
+    for i in sites:
+        tm.model.add(tm.model.get_int_var_from_proto_index(i) == 0)
+    assert _admits(tm, o) in ("OPTIMAL", "FEASIBLE")
