@@ -224,8 +224,24 @@ def test_r11_r28_a_palace_on_a_village_cell_of_this_turn_is_a_solution() -> None
     tm = build_turn_model(s)
     pin_line(tm, s, line)
     sites = [i for i, v in enumerate(tm.model.proto.variables) if "_site_" in v.name
-             and not v.name.endswith("_site_on_a_new_cell") and v.name.startswith(("part", "build"))]
+             and not v.name.endswith("_site_on_a_joined_hex") and v.name.startswith(("part", "build"))]
     assert sites
     for i in sites:
         tm.model.add(tm.model.get_int_var_from_proto_index(i) == 0)
     assert _admits(tm, o) in ("OPTIMAL", "FEASIBLE")
+
+
+def test_r15_r23_a_part_cut_off_one_city_may_join_another_and_grow_its_palace() -> None:
+    """Regression (found by the property above, seed 441): on planner-31 after 201 actions,
+    ``tile G5v F4r`` cuts G4 and H3 off the city at E6 (R23: a village again) and joins them,
+    through the village cell G5, to the city at I6 (R15 allows a city and a village), which
+    then has 8 hexes for a palace of 8 (4 points; 9 with the rest of the planner's turn). The
+    model joined only the villages of the board as it is: it allowed 5 points with this
+    board."""
+    s = _busy_position(31, 201)
+    assert s is not None
+    line = parse_actions("tile G5v F4r; palace I6 8; enter L10; tile L9v K9r L8r; palace L9 2; "
+                         "festival I6 P")
+    assert replay(s, line)[0].points == 9
+    _check_line(s, line, "planner-31 after 201 actions")
+    _check_line(s, line[:2], "planner-31 after 201 actions")

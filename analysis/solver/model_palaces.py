@@ -38,9 +38,13 @@ class _Joins:
 
 
 def _joins(m: cp_model.CpModel, b: Board, hexes: set[int], villages: list[list[int]],
-           name: str) -> _Joins:
+           name: str, cut_from: int | None = None) -> _Joins:
     """Cells (hexes that may get a village cell, not village now) and villages reachable from
-    the anchor through at most ``budget - 1`` cells, chosen as a tree rooted at the anchor."""
+    the anchor through at most ``budget - 1`` cells, chosen as a tree rooted at the anchor.
+    ``villages[cut_from:]`` are other cities but their palace hexes: a part cut off one this
+    turn is a village again (R23) and may join (planner-31 after 201 actions: a rice cell cuts
+    G4 and H3 off the city at E6 while a village cell joins them to I6's); it joins only where
+    a tile covers one of its hexes, and counts whole (more than any part: a relaxation)."""
     s = b.s
     nbrs = s.map.nbrs
     cells = {h for h in b.vcell if s.terrain[h] != VILLAGE or s.level[h] == 0}
@@ -92,6 +96,9 @@ def _joins(m: cp_model.CpModel, b: Board, hexes: set[int], villages: list[list[i
             size_terms.append(v)
             out.zone[x] = v
         else:
+            if cut_from is not None and x >= cut_from:
+                covers = [b.cov(h) for h in villages[x] if not isinstance(b.cov(h), int)]
+                m.add(v <= sum(covers)) if covers else m.add(v == 0)
             for h in {c for y in villages[x] for c in nbrs[y]}:
                 if ("c", h) in sel:
                     preds.append(("c", h))
@@ -188,18 +195,19 @@ def _event(m: cp_model.CpModel, b: Board, r: Reach, d: Devs, a: Anchor, name: st
 def _sites(m: cp_model.CpModel, b: Board, a: Anchor, name: str, ev: cp_model.IntVar,
            exclude: int = -1) -> dict[int, cp_model.IntVar]:
     """Where the palace goes (R28: a village hex free of opponents): one of the anchor's hexes,
-    which seeds its closure, or a village cell of this turn that joins the group (planner-33
-    after 63 actions: E10), which seeds nothing (only allows more)."""
+    which seeds its closure, or a hex that joins the group this turn (a village cell of this
+    turn, planner-33 after 63 actions: E10; or a hex of a village or a part that joins), which
+    seeds nothing (only allows more)."""
     s = b.s
     site = {}
     for h in a.hexes:
         if h != exclude and not s.palace[h] and not (s.dev[h] >= 0 and s.dev[h] != s.to_move):
             site[h] = m.new_bool_var(f"{name}_site_{h}")
-    cells = [v for h, v in a.joins.zone.items() if h not in a.hexes and h in b.vcell]
-    if cells:
-        on_cell = m.new_bool_var(f"{name}_site_on_a_new_cell")
-        m.add(on_cell <= sum(cells))
-        m.add(sum(site.values()) + on_cell == ev)
+    joined = [v for h, v in a.joins.zone.items() if h not in a.hexes]
+    if joined:
+        elsewhere = m.new_bool_var(f"{name}_site_on_a_joined_hex")
+        m.add(elsewhere <= sum(joined))
+        m.add(sum(site.values()) + elsewhere == ev)
     else:
         m.add(sum(site.values()) == ev)
     return site
@@ -210,6 +218,8 @@ def palace_anchors(m: cp_model.CpModel, b: Board, r: Reach, d: Devs) -> list[Anc
     s = b.s
     g = s.groups()
     villages = [mem for gi, mem in enumerate(g.members) if g.palace[gi] < 0]
+    cities = [[h for h in mem if h != g.palace[gi]] for gi, mem in enumerate(g.members)
+              if g.palace[gi] >= 0]
     supply = s.palace_supply
     out: list[Anchor] = []
     used: dict[int, list[cp_model.IntVar]] = {v: [] for v in VALUES}
@@ -219,7 +229,8 @@ def palace_anchors(m: cp_model.CpModel, b: Board, r: Reach, d: Devs) -> list[Anc
         a = Anchor(list(mem), ph, s.palace[ph] if ph >= 0 else 0)
         out.append(a)
         others = [v for v in villages if v is not mem]
-        a.joins = _joins(m, b, set(mem), others, f"g{gi}")
+        parts = [c for c in cities if not set(c) <= set(mem)]
+        a.joins = _joins(m, b, set(mem), others + parts, f"g{gi}", cut_from=len(others))
         size = len(mem) + a.joins.size
         events: list[tuple[cp_model.IntVar, dict[int, cp_model.IntVar]]] = []
         if ph < 0:
