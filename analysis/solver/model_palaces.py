@@ -407,7 +407,7 @@ def festival_points(m: cp_model.CpModel, b: Board, r: Reach, d: Devs, anchors: l
 
 
 def _any(m: cp_model.CpModel, oks: list[LinearExpr], name: str) -> cp_model.IntVar:
-    """1 at most when one of ``oks`` is."""
+    """A variable that may be 1 only where one of ``oks`` is."""
     u = m.new_bool_var(name)
     m.add(u <= sum(oks))
     return u
