@@ -181,6 +181,18 @@ def test_r7_r38_many_lines_on_busy_boards_are_solutions_of_the_turn_model(seed: 
     _check_lines(seed, slice(None))
 
 
+def _check_recorded(game: int, at: int, text: str, points: int
+                    ) -> tuple[GameState, list[Action]]:
+    """Check the line ``text`` (worth ``points``) from the start of the turn after ``at``
+    actions of planner game ``game``."""
+    s = _busy_position(game, at)
+    assert s is not None
+    line = parse_actions(text)
+    assert replay(s, line)[0].points == points
+    _check_line(s, line, f"planner-{game} after {at} actions")
+    return s, line
+
+
 def _cut_city_line() -> tuple[GameState, list[Action]]:
     """planner-33 after 63 actions and the planner's 11-point turn there (below)."""
     s = _busy_position(33, 63)
@@ -207,12 +219,8 @@ def test_r20_r30_a_festival_in_a_village_of_this_turns_cells_counts_its_develope
     D5), builds a palace of 2 there and holds a festival (1 + 1). D5 may also join another
     group, and the model counted a developer in the festival's city only on the terms of the
     first group it met there: it allowed 4 points with this board."""
-    s = _busy_position(60, 130)
-    assert s is not None
-    line = parse_actions("tile C5v D4r D5r; move E9 G6; enter C5; tile D5v; move C5 D5; token; "
-                         "palace C5 2; festival C5 MP")
-    assert replay(s, line)[0].points == 5
-    _check_line(s, line, "planner-60 after 130 actions")
+    _check_recorded(60, 130, "tile C5v D4r D5r; move E9 G6; enter C5; tile D5v; move C5 D5; "
+                    "token; palace C5 2; festival C5 MP", 5)
 
 
 def test_r11_r28_a_palace_on_a_village_cell_of_this_turn_is_a_solution() -> None:
@@ -238,10 +246,6 @@ def test_r15_r23_a_part_cut_off_one_city_may_join_another_and_grow_its_palace() 
     then has 8 hexes for a palace of 8 (4 points; 9 with the rest of the planner's turn). The
     model joined only the villages of the board as it is: it allowed 5 points with this
     board."""
-    s = _busy_position(31, 201)
-    assert s is not None
-    line = parse_actions("tile G5v F4r; palace I6 8; enter L10; tile L9v K9r L8r; palace L9 2; "
-                         "festival I6 P")
-    assert replay(s, line)[0].points == 9
-    _check_line(s, line, "planner-31 after 201 actions")
-    _check_line(s, line[:2], "planner-31 after 201 actions")
+    s, line = _check_recorded(31, 201, "tile G5v F4r; palace I6 8; enter L10; tile L9v K9r L8r; "
+                              "palace L9 2; festival I6 P", 9)
+    _check_line(s, line[:2], "planner-31 after 201 actions, its first two actions")
