@@ -148,6 +148,12 @@ class Deadline:
         """Seconds left (0 once past), None without a limit."""
         return None if self.end is None else max(0.0, self.end - time.perf_counter())
 
+    def limit(self, part: float = 1.0) -> float | None:
+        """A time limit for a search: ``part`` of the seconds left, 0.05 s at least (a search
+        asked for none would not start), None without a limit."""
+        left = self.left()
+        return None if left is None else max(0.05, part * left)
+
     def share(self, part: float) -> Deadline:
         """A deadline for ``part`` of the time left (no limit when this has none)."""
         if self.end is None:

@@ -119,9 +119,9 @@ def _cpsat_choice(recipes: list[Recipe], ap: int, token: bool, fillers: list[Fil
     solver.parameters.num_workers = 1
     if verbose:
         log_to_stderr(solver)
-    left = dl.left()
-    if left is not None:
-        solver.parameters.max_time_in_seconds = max(0.05, left)
+    limit = dl.limit()
+    if limit is not None:
+        solver.parameters.max_time_in_seconds = limit
     status = solver.solve(m)
     if status not in (cp.OPTIMAL, cp.FEASIBLE):
         return None

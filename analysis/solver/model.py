@@ -231,11 +231,6 @@ def player_turn(s: GameState, p: SearchPlayer) -> list[Action]:
     return line
 
 
-def _left(dl: Deadline, part: float = 1.0) -> float | None:
-    left = dl.left()
-    return None if left is None else max(0.05, part * left)
-
-
 MODEL_HEXES = 60  # maps up to this size get the model at any AP (the mini maps)
 POLISH_STARTS = 3  # the best quick lines (players', goals') that ``polish`` starts from
 TAIL_STARTS = 3  # and that ``tails`` searches the ends of, after the best line's
@@ -280,7 +275,7 @@ def solve_model(state: GameState, time_limit: float | None = None,
     s = state.copy()
     fits = model_fits(s)
     if "recipes" in steps:
-        limit = _left(dl, FIT_RECIPE_SHARE if fits else RECIPE_SHARE)
+        limit = dl.limit(FIT_RECIPE_SHARE if fits else RECIPE_SHARE)
         if limit is None and not fits:
             limit = UNLIMITED_RECIPES  # no limit: the quick searches first, the proof after
         first = solve_cpsat(s, limit, report=rep, verbose=verbose, quick_beam=not fits,
@@ -301,7 +296,7 @@ def solve_model(state: GameState, time_limit: float | None = None,
         # branch whose bound is below the best's points): search on for the proof.
         tie_breaks = first.bound is not None and best[0].points >= first.bound
         if not met and (dl.end is None or tie_breaks and not dl.over()) and "search" in steps:
-            best, optimal = _search_on(s, _left(dl, 0.95), best, rep, first.bound)
+            best, optimal = _search_on(s, dl.limit(0.95), best, rep, first.bound)
             proved_by = "search" if optimal else None
         r = make_result(state, best[1], proved_by is not None, "model", dl.elapsed(),
                         notes=["model skipped (a full turn on a large map; see model_fits)",
@@ -309,14 +304,14 @@ def solve_model(state: GameState, time_limit: float | None = None,
         r.bound = None if first.bound is None else max(r.best, first.bound)
         r.proved_by = proved_by
         return r
-    bound, tm, _ = model_bound(s, _left(dl, 0.7), log=verbose)
+    bound, tm, _ = model_bound(s, dl.limit(0.7), log=verbose)
     known = [x for x in (bound.points, first.bound) if x is not None]
     ub = min(known) if known else None
     rep(bound=ub)
     proved = _proved(s, tm, best[0], bound, ub, dl)
     by = "model" if proved else None
     if not proved and not dl.over() and "search" in steps:  # the rest: branch and bound
-        best, optimal = _search_on(s, _left(dl, 0.9), best, rep, first.bound)
+        best, optimal = _search_on(s, dl.limit(0.9), best, rep, first.bound)
         by = "search" if optimal else None
         proved = optimal or _proved(s, tm, best[0], bound, ub, dl)
         by = by or ("model" if proved else None)
@@ -452,7 +447,7 @@ def _fewest_ap(s: GameState, tm: TurnModel, o: Outcome, dl: Deadline) -> bool:
     m.minimize(2 * tm.ap + tm.token)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 2
-    left = _left(dl)
+    left = dl.limit()
     if left is not None:
         solver.parameters.max_time_in_seconds = left
     status = solver.solve(m)

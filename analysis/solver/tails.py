@@ -74,9 +74,7 @@ def better_end(s: GameState, line: list[Action], keep: int, dl: Deadline,
         incumbent = (replay(c, line[keep:])[0], line[keep:])
     except IllegalAction:
         return None
-    left = dl.left()
-    limit = None if left is None else max(0.05, left)
-    r = solve_bnb(c, limit, incumbent=incumbent, engine="tail", report=Reporter(None, "tail"))
+    r = solve_bnb(c, dl.limit(), incumbent=incumbent, engine="tail", report=Reporter(None, "tail"))
     found = line[:keep] + r.line
     try:
         o = replay(s, found)[0]
