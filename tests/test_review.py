@@ -361,6 +361,8 @@ def test_without_a_batch_option_the_app_opens_in_review_mode(monkeypatch) -> Non
     opened: list[tuple[str, str | None]] = []
 
     class FakeApp:
+        return_code: int | None = None
+
         def run(self) -> None:
             pass
 

@@ -3,7 +3,10 @@ and for the tests alike, so both run exactly the same code."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -11,6 +14,7 @@ from textual.app import App, SystemCommand
 from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 
+from core.errors import KratonError
 from core.game import Game
 from tui.saves import load_game, saves_dir
 from tui.session import Session, as_session
@@ -34,6 +38,7 @@ class KratonApp(App[None]):
         self.initial_game = game
         self.review_seconds = 2.0  # the solver's time per turn in the review
         self.train_options: dict[str, object] | None = None  # kraton train's options
+        self.hung_up = False  # the terminal went away (hang_up)
         if self.no_color:
             # NO_COLOR: Textual picks Monochrome for the textual-dark theme it starts with, and
             # Monochrome turns the ansi-dark theme's "default" colours into black on black.
@@ -60,6 +65,8 @@ class KratonApp(App[None]):
             self.open_path(self.path)
         else:
             self.action_new_game()
+        if not self.is_headless:
+            self._watch_for_hang_up()
 
     async def action_quit(self) -> None:
         """Ctrl+Q on a game in progress asks first, like q (it is autosaved either way)."""
@@ -70,6 +77,40 @@ class KratonApp(App[None]):
             screen.action_quit_game()
             return
         await super().action_quit()
+
+    # ------------------------------------------------------------------ the terminal going away
+    def _watch_for_hang_up(self) -> None:
+        if hasattr(signal, "SIGHUP"):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.hang_up)
+        stdin = sys.__stdin__
+        if stdin is not None and os.isatty(stdin.fileno()):
+            self.watch_terminal(stdin.fileno())
+
+    def watch_terminal(self, fd: int) -> None:
+        """Close the app when the terminal on ``fd`` hangs up. A terminal closed under ``make
+        play`` sends the app no SIGHUP, and Textual's input thread then reads nothing from the
+        dead tty forever, keeping a core busy; so the app looks twice a second."""
+        def check() -> None:
+            if not os.isatty(fd):
+                self.hang_up()
+
+        self.set_interval(0.5, check, name="terminal")
+
+    def hang_up(self) -> None:
+        """The terminal is gone (SIGHUP, or a dead tty): rescue what no file holds yet, then
+        exit with status 129 (128 + SIGHUP). No one is left to ask or to tell."""
+        from tui.screens.lookback import LookBackScreen
+
+        if self.hung_up:
+            return
+        self.hung_up = True
+        for screen in self.screen_stack:
+            if isinstance(screen, LookBackScreen):
+                try:
+                    screen.rescue()
+                except (OSError, KratonError):
+                    pass  # nowhere to say it: the terminal is gone
+        self.exit(return_code=129)
 
     # ------------------------------------------------------------------ navigation
     def action_new_game(self) -> None:
@@ -161,6 +202,12 @@ class KratonApp(App[None]):
 
 def puzzle_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "puzzles"
+
+
+def run_app(app: KratonApp) -> int:
+    """Run the app in this terminal; the exit status is 0, or 129 when the terminal hung up."""
+    app.run()
+    return app.return_code or 0
 
 
 def create_app(mode: str = "play", path: str | None = None, *, step_delay: float = 0.4,

@@ -46,14 +46,19 @@ def autosave_path(game: Session) -> Path:
         if game.path and Path(game.path).name.startswith(AUTOSAVE_PREFIX):
             game.autosave = game.path
         else:
-            stamp = time.strftime("%Y%m%d-%H%M%S")
-            base = saves_dir() / f"{AUTOSAVE_PREFIX}{stamp}"
-            path, k = base.with_suffix(".json"), 1
-            while path.exists():
-                k += 1
-                path = Path(f"{base}-{k}.json")
-            game.autosave = str(path)
+            game.autosave = str(new_save_path(AUTOSAVE_PREFIX))
     return Path(game.autosave)
+
+
+def new_save_path(prefix: str) -> Path:
+    """A file name in the saves folder that no file has yet: the prefix and the time, then
+    -2, -3… within the same second."""
+    base = saves_dir() / f"{prefix}{time.strftime('%Y%m%d-%H%M%S')}"
+    path, k = base.with_suffix(".json"), 1
+    while path.exists():
+        k += 1
+        path = Path(f"{base}-{k}.json")
+    return path
 
 
 def save_game(session: Session, path: str | os.PathLike[str]) -> None:

@@ -32,34 +32,31 @@ def _check_file(path: str | None) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from tui.app import create_app
+    from tui.app import create_app, run_app
 
     _check_file(args.file)
     if args.file:
         from tui.saves import load_game
 
         load_game(args.file)  # a bad file: one line, exit 2, before the screen opens
-    create_app("play", args.file, players=args.players, seed=args.seed).run()
-    return 0
+    return run_app(create_app("play", args.file, players=args.players, seed=args.seed))
 
 
 def cmd_browse(args: argparse.Namespace) -> int:
     from core.errors import KratonError
-    from tui.app import create_app
+    from tui.app import create_app, run_app
 
     if args.dir is not None and not os.path.isdir(args.dir):
         raise KratonError(f"{args.dir}: not a folder")
-    create_app("browse", args.dir).run()
-    return 0
+    return run_app(create_app("browse", args.dir))
 
 
 def cmd_puzzle(args: argparse.Namespace) -> int:
-    from tui.app import create_app
+    from tui.app import create_app, run_app
 
     _check_file(args.file)
     if args.file:
         from tui.saves import load_game
 
         load_game(args.file)
-    create_app("puzzle", args.file).run()
-    return 0
+    return run_app(create_app("puzzle", args.file))

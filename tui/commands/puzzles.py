@@ -244,7 +244,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from tui.app import create_app
+    from tui.app import create_app, run_app
 
     if args.puzzles is not None and not os.path.isdir(args.puzzles):
         raise KratonError(f"{args.puzzles}: not a folder (--puzzles)")
@@ -254,5 +254,4 @@ def cmd_train(args: argparse.Namespace) -> int:
     app = create_app("train")
     app.train_options = {"mode": args.mode, "theme": args.theme, "puzzles": args.puzzles,
                          "set": args.puzzle_set}
-    app.run()
-    return 0
+    return run_app(app)

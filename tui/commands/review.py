@@ -85,10 +85,9 @@ def cmd_review(args: argparse.Namespace) -> int:
     game = replay_file(args.game)  # a bad record: one line naming the action and rule, exit 2
     batch = args.json or args.summary or args.output or args.chart or args.puzzles is not None
     if not batch:
-        from tui.app import create_app
+        from tui.app import create_app, run_app
 
-        create_app("review", args.game).run()
-        return 0
+        return run_app(create_app("review", args.game))
     return review_batch(args, game)
 
 

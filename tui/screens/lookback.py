@@ -190,3 +190,7 @@ class LookBackScreen(Screen[None]):
 
     def saved(self) -> None:
         """The game record was written (s)."""
+
+    def rescue(self) -> None:
+        """The terminal went away (the app is closing without asking): write what no file
+        holds yet. A game in play is autosaved after every action already."""

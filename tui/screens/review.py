@@ -32,7 +32,7 @@ from tui.chart import ScoreChart
 from tui.controller import final_counts, turn_of
 from tui.keybar import KeyBar
 from tui.movelist import MoveList
-from tui.saves import save_game, saves_dir
+from tui.saves import new_save_path, save_game, saves_dir
 from tui.screens.dialogs import ConfirmDialog
 from tui.screens.lookback import LOOK_BACK
 from tui.screens.table import TableScreen
@@ -199,6 +199,13 @@ class ReviewScreen(TableScreen):
 
     def asks_before_quitting(self) -> bool:
         return self.unsaved or super().asks_before_quitting()
+
+    def rescue(self) -> None:
+        """No one is left to ask whether to save the review: it goes to a new file in the saves
+        folder (the record it was opened from stays as it was)."""
+        if self.unsaved:
+            save_game(self.session, new_save_path("rescued-review-"))
+            self.unsaved = False
 
     def action_close(self) -> None:
         """Back to the game it was opened from, or out of the app; asks first when evaluations
