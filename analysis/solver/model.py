@@ -242,7 +242,8 @@ FIT_RECIPE_SHARE = 0.9
 PLAYERS_SHARE = 0.15  # of the time left: the players' turns, restarted with other seeds
 PLAYERS_FIRST = 0.5  # of the time left, at most, for each round of the players' searches
 UNLIMITED_RECIPES = 10.0  # seconds of the recipe engine on a large map when there is no limit
-GOALS_SHARE = 0.4  # of the time left after the players' turns: ``goals`` (palaces worked toward)
+EARLY_POLISH_SHARE = 0.2  # of the time left after them: ``polish`` from the players' best lines
+GOALS_SHARE = 0.4  # of the time left after the players' turns and the first polish: ``goals``
 POLISH_SHARE = 0.3  # of the time left then, where the line's ends are searched after it (``tails``)
 MODEL_AP = 1  # larger maps get it with this many AP (measured: see ``model_fits``)
 
@@ -352,10 +353,13 @@ def _no_recipes(s: GameState) -> SolveResult:
 def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome, list[Action]],
                  fits: bool, steps: frozenset[str] = STEPS, ub: int | None = None
                  ) -> tuple[Outcome, list[Action]]:
-    """The players' turns, the palaces ``goals`` works toward (also from where the best of
-    those lines end), then ``polish`` from the lines whose festival an opponent could join and
+    """The players' turns, ``polish`` from the lines whose festival an opponent could join and
     from the best few (``best``, the recipe engine's, among them): one action away from better
-    lines. Without the model, 30 % of the time left (``POLISH_SHARE``), then ``tails``: the
+    lines, at most 20 % of the time left (``EARLY_POLISH_SHARE``; most often one action is all
+    a player's line lacks, and before ``goals`` it shows seconds sooner: planner-38@137's 10
+    points). Then the palaces ``goals`` works toward (also from where the best lines end), and
+    ``polish`` from the best few not polished yet: without the model, 30 % of the time left
+    (``POLISH_SHARE``), then ``tails``: the
     best line's last 2–3 AP searched exactly, then those of the next-best few
     (``TAIL_STARTS``). A line already at the bound ``ub`` is not polished, and one that reaches
     it stops ``polish`` and ``tails`` (``_until``): only the tie-breaks are left, and branch and
@@ -371,6 +375,18 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
             failing.append(line)
     valid.sort(key=lambda x: x[0], reverse=True)
     rep(valid[0][0].points, valid[0][1])
+    polished: set[str] = set()
+    if "polish" in steps and (ub is None or valid[0][0].points < ub):
+        starts = failing + [v[1] for v in valid[:POLISH_STARTS]]
+        pdl = dl.share(EARLY_POLISH_SHARE)
+        got = _polished(s, starts, pdl, valid[0], _until(pdl, ub, rep))
+        polished = {actions_text(x) for x in starts}
+        if got is not None and got[0] > valid[0][0]:
+            valid.append(got)
+            valid.sort(key=lambda x: x[0], reverse=True)
+            if not pdl.over():  # polish ended there: no neighbour is better
+                polished.add(actions_text(got[1]))
+        failing = []
     if "goals" in steps:
         after = [v[1] for v in valid[:POLISH_STARTS] if v[1]]
         valid += goal_lines(s, dl.share(GOALS_SHARE), after=after)[:POLISH_STARTS]
@@ -379,8 +395,8 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
     if ub is not None and valid[0][0].points >= ub:
         return valid[0]
     best = valid[0]
-    if "polish" in steps:
-        starts = failing + [v[1] for v in valid[:POLISH_STARTS]]
+    starts = [v[1] for v in valid[:POLISH_STARTS] if actions_text(v[1]) not in polished]
+    if "polish" in steps and starts:
         share = 0.4 if fits else (POLISH_SHARE if "tails" in steps else 0.95)
         pdl = dl.share(share)
         best = _polished(s, starts, pdl, best, _until(pdl, ub, rep)) or best
