@@ -27,6 +27,7 @@ from analysis.solver.model_keys import beats
 from analysis.solver.ortools_cp import cp_model
 from analysis.solver.selfplay import random_action, random_position
 from core.actions import Action, End, Festival, Tile, parse_action, parse_actions
+from core.errors import IllegalAction
 from core.ranking import highest
 from core.state import GameState
 from puzzles.loader import load_puzzles
@@ -370,3 +371,36 @@ def test_a_line_at_the_bound_is_not_polished(monkeypatch: pytest.MonkeyPatch) ->
         got = model_module._quick_lines(pz.state, Deadline(5), Reporter(None, "model"), start,
                                         False, steps, ub)
         assert got[0].points == 4 and len(calls) == polished
+
+
+def test_a_players_line_whose_festival_an_opponent_joins_is_polished_before_goals_r32(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """planner-38@137: the planner's palace 10 and a festival an opponent could join, which
+    does not replay (R32); ``polish`` starts from it before ``goals`` runs (one tile
+    elsewhere cuts him out, R23), and from no other player's line."""
+    import analysis.solver.goals as goals_module
+    import analysis.solver.model as model_module
+    import analysis.solver.polish as polish_module
+    from analysis.solver.common import Deadline, Reporter
+    from core.record import replay_file
+
+    games = os.path.join(os.path.dirname(__file__), "..", "puzzles", "games")
+    s = replay_file(os.path.join(games, "planner-38.json"), 137).state
+    lost = parse_actions("move A12 E10; move E7 H7; palace G7 10; tile I5v H4r I4r; "
+                         "move E10 F10; token; tile E7r; festival G7 P")
+    with pytest.raises(IllegalAction, match="R32"):
+        replay(s, lost)
+    assert replay(s, lost[:-1])[0].points == 5  # without the festival: the palace alone
+    monkeypatch.setattr(model_module, "player_lines",
+                        lambda s, dl, enough=None: [lost, lost[:-1]])
+    order: list[object] = []
+
+    def polish(s: GameState, starts: list[list[Action]], *args: object, **kw: object) -> None:
+        order.append([str(x[-1]) for x in starts])
+
+    monkeypatch.setattr(polish_module, "polish", polish)
+    monkeypatch.setattr(goals_module, "goal_lines", lambda *a, **kw: order.append("goals") or [])
+    start = (replay(s, lost[:-1])[0], lost[:-1])  # the empty line leaves a tile owed (R8)
+    model_module._quick_lines(s, Deadline(5), Reporter(None, "model"), start, False,
+                              frozenset({"players", "polish", "goals"}))
+    assert order[0] == ["festival G7 P"] and order[1] == "goals"

@@ -242,7 +242,7 @@ FIT_RECIPE_SHARE = 0.9
 PLAYERS_SHARE = 0.15  # of the time left: the players' turns, restarted with other seeds
 PLAYERS_FIRST = 0.5  # of the time left, at most, for each round of the players' searches
 UNLIMITED_RECIPES = 10.0  # seconds of the recipe engine on a large map when there is no limit
-EARLY_POLISH_SHARE = 0.2  # of the time left after them: ``polish`` from the players' best lines
+EARLY_POLISH_SHARE = 0.2  # of the time left after them: ``polish`` from their lost festivals
 GOALS_SHARE = 0.4  # of the time left after the players' turns and the first polish: ``goals``
 POLISH_SHARE = 0.3  # of the time left then, where the line's ends are searched after it (``tails``)
 MODEL_AP = 1  # larger maps get it with this many AP (measured: see ``model_fits``)
@@ -353,12 +353,12 @@ def _no_recipes(s: GameState) -> SolveResult:
 def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome, list[Action]],
                  fits: bool, steps: frozenset[str] = STEPS, ub: int | None = None
                  ) -> tuple[Outcome, list[Action]]:
-    """The players' turns, ``polish`` from the lines whose festival an opponent could join and
-    from the best few (``best``, the recipe engine's, among them): one action away from better
-    lines, at most 20 % of the time left (``EARLY_POLISH_SHARE``; most often one action is all
-    a player's line lacks, and before ``goals`` it shows seconds sooner: planner-38@137's 10
-    points). Then the palaces ``goals`` works toward (also from where the best lines end), and
-    ``polish`` from the best few not polished yet: without the model, 30 % of the time left
+    """The players' turns; ``polish`` from those whose closing festival an opponent could join
+    (at most 20 % of the time left, ``EARLY_POLISH_SHARE``: one tile elsewhere may cut him out,
+    and found before ``goals`` such a line shows seconds sooner, planner-38@137's 10 points at
+    ~4.5 s instead of ~7 s); the palaces ``goals`` works toward (also from where the best lines
+    end); then ``polish`` from the best few not polished yet (``best``, the recipe engine's,
+    among them): one action away from better lines. Without the model, 30 % of the time left
     (``POLISH_SHARE``), then ``tails``: the
     best line's last 2–3 AP searched exactly, then those of the next-best few
     (``TAIL_STARTS``). A line already at the bound ``ub`` is not polished, and one that reaches
@@ -376,8 +376,8 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
     valid.sort(key=lambda x: x[0], reverse=True)
     rep(valid[0][0].points, valid[0][1])
     polished: set[str] = set()
-    if "polish" in steps and (ub is None or valid[0][0].points < ub):
-        starts = failing + [v[1] for v in valid[:POLISH_STARTS]]
+    starts = failing  # their festival an opponent could join (R32): they do not replay
+    if "polish" in steps and starts and (ub is None or valid[0][0].points < ub):
         pdl = dl.share(EARLY_POLISH_SHARE)
         got = _polished(s, starts, pdl, valid[0], _until(pdl, ub, rep))
         polished = {actions_text(x) for x in starts}
