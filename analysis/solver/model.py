@@ -375,18 +375,16 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
             failing.append(line)
     valid.sort(key=lambda x: x[0], reverse=True)
     rep(valid[0][0].points, valid[0][1])
-    polished: set[str] = set()
-    starts = failing  # their festival an opponent could join (R32): they do not replay
-    if "polish" in steps and starts and (ub is None or valid[0][0].points < ub):
+    polished: set[str] = set()  # lines polish ended at: no neighbour is better
+    # ``failing``: their festival an opponent could join (R32), so they do not replay
+    if "polish" in steps and failing and (ub is None or valid[0][0].points < ub):
         pdl = dl.share(EARLY_POLISH_SHARE)
-        got = _polished(s, starts, pdl, valid[0], _until(pdl, ub, rep))
-        polished = {actions_text(x) for x in starts}
+        got = _polished(s, failing, pdl, valid[0], _until(pdl, ub, rep))
         if got is not None and got[0] > valid[0][0]:
             valid.append(got)
             valid.sort(key=lambda x: x[0], reverse=True)
-            if not pdl.over():  # polish ended there: no neighbour is better
+            if not pdl.over():
                 polished.add(actions_text(got[1]))
-        failing = []
     if "goals" in steps:
         after = [v[1] for v in valid[:POLISH_STARTS] if v[1]]
         valid += goal_lines(s, dl.share(GOALS_SHARE), after=after)[:POLISH_STARTS]
