@@ -25,10 +25,7 @@ SIZE = (120, 40)
 
 
 
-@pytest.fixture(autouse=True)
-def kraton_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KRATON_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
+pytestmark = pytest.mark.usefixtures("kraton_home")
 
 
 def two_humans(*actions: str) -> Game:

@@ -19,10 +19,7 @@ from tui.screens.puzzle import PuzzleScreen
 SIZE = (120, 40)
 
 
-@pytest.fixture(autouse=True)
-def kraton_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KRATON_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
+pytestmark = pytest.mark.usefixtures("kraton_home")
 
 
 def position(*actions: str) -> GameState:

@@ -31,10 +31,7 @@ from tui.session import Session
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(autouse=True)
-def kraton_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KRATON_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
+pytestmark = pytest.mark.usefixtures("kraton_home")
 
 
 @aio

@@ -31,11 +31,7 @@ SIZE = (120, 40)
 
 
 
-@pytest.fixture(autouse=True)
-def kraton_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KRATON_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    return tmp_path / "home"
+pytestmark = pytest.mark.usefixtures("kraton_home", "colour")
 
 
 def festival_game() -> Session:

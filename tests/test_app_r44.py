@@ -5,7 +5,6 @@ study on what the player may see, no undo of a draw, no hand before the hand-ove
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -18,11 +17,7 @@ from tui.screens.game import GameScreen
 from tui.screens.handover import HandOverScreen
 from tui.screens.newgame import NewGameScreen, seed_from
 
-
-@pytest.fixture(autouse=True)
-def kraton_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KRATON_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
+pytestmark = pytest.mark.usefixtures("kraton_home")
 
 
 def test_r44_seed_from_the_os_unless_typed() -> None:

@@ -31,11 +31,7 @@ TURNS = ["tile B6v B7r C7r", "enter B6", "end",
          "tile C6v", "palace C6 2", "end"]
 
 
-@pytest.fixture(autouse=True)
-def kraton_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KRATON_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    return tmp_path / "home"
+pytestmark = pytest.mark.usefixtures("kraton_home", "colour")
 
 
 def three_turns() -> Game:

@@ -21,10 +21,7 @@ from tui.session import Session
 SIZE = (120, 40)
 
 
-@pytest.fixture(autouse=True)
-def kraton_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KRATON_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
+pytestmark = pytest.mark.usefixtures("kraton_home")
 
 
 MID_GAME = [

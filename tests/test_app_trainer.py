@@ -25,10 +25,7 @@ SIZE = (120, 40)
 LINE = "palace C6 2; tile D6v"  # the palace scores 1 point (R29), then the owed tile (R8)
 
 
-@pytest.fixture(autouse=True)
-def kraton_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KRATON_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
+pytestmark = pytest.mark.usefixtures("kraton_home")
 
 
 def puzzle_dir(tmp_path: Path, n: int = 6) -> Path:

@@ -22,11 +22,7 @@ from analysis.trainer.glicko import Rating
 from analysis.trainer.progress import VERSION, Attempt, Progress, ProgressError
 from tui.cli import main
 
-
-@pytest.fixture(autouse=True)
-def kraton_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KRATON_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
+pytestmark = pytest.mark.usefixtures("kraton_home")
 
 
 def test_a_version_1_database_is_migrated_and_keeps_its_rows(tmp_path: Path) -> None:

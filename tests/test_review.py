@@ -255,11 +255,11 @@ def test_mistake_puzzles_load_and_their_line_reaches_their_best(tmp_path: Path, 
     assert "0 puzzles written" in capsys.readouterr().out
 
 
-def test_puzzles_without_a_folder_go_to_the_trainers_folder(tmp_path: Path, monkeypatch, capsys) -> None:
+def test_puzzles_without_a_folder_go_to_the_trainers_folder(tmp_path: Path, kraton_home: Path,
+                                                            capsys) -> None:
     path = mistake_game(tmp_path)
-    monkeypatch.setenv("KRATON_HOME", str(tmp_path / "home"))
     assert main(["review", path, *FAST, "--puzzles"]) == 0
-    assert (tmp_path / "home" / "my-puzzles" / "mistake-turn-1.json").is_file()
+    assert (kraton_home / "my-puzzles" / "mistake-turn-1.json").is_file()
 
 
 def test_a_puzzle_from_a_game_in_progress_holds_no_hidden_card_r44(tmp_path: Path) -> None:
