@@ -24,7 +24,6 @@ from tui.screens.handover import HandOverScreen
 SIZE = (120, 40)
 
 
-
 pytestmark = pytest.mark.usefixtures("kraton_home")
 
 

@@ -30,7 +30,6 @@ from tui.session import Session
 SIZE = (120, 40)
 
 
-
 pytestmark = pytest.mark.usefixtures("kraton_home", "colour")
 
 
