@@ -217,15 +217,19 @@ def test_model_fits_small_maps_and_few_ap_only() -> None:
     assert not model_fits(build(ap=2, token_used=True))
 
 
+def _planner_38_at_137() -> GameState:
+    """Issue 21's planner-38@137: the start of Blue's turn after the record's first 137 actions."""
+    from core.record import replay_file
+
+    path = os.path.join(os.path.dirname(__file__), "..", "puzzles", "games", "planner-38.json")
+    return replay_file(path, 137).state
+
+
 @pytest.mark.slow
 def test_model_engine_answers_the_turn_played_on_planner_38_at_137() -> None:
     """Issue 21's acceptance: at 10 s the answer is at least the 10 points the game's planner
     scored there (a 10-palace at G7 and a festival no one can join, R29, R34)."""
-    from core.record import replay_file
-
-    path = os.path.join(os.path.dirname(__file__), "..", "puzzles", "games", "planner-38.json")
-    s = replay_file(path, 137).state
-    r = solve_model(s, 10)
+    r = solve_model(_planner_38_at_137(), 10)
     assert r.best >= 10, r.line_text
 
 
@@ -382,10 +386,8 @@ def test_a_players_line_whose_festival_an_opponent_joins_is_polished_before_goal
     import analysis.solver.model as model_module
     import analysis.solver.polish as polish_module
     from analysis.solver.common import Deadline, Reporter
-    from core.record import replay_file
 
-    games = os.path.join(os.path.dirname(__file__), "..", "puzzles", "games")
-    s = replay_file(os.path.join(games, "planner-38.json"), 137).state
+    s = _planner_38_at_137()
     lost = parse_actions("move A12 E10; move E7 H7; palace G7 10; tile I5v H4r I4r; "
                          "move E10 F10; token; tile E7r; festival G7 P")
     with pytest.raises(IllegalAction, match="R32"):
