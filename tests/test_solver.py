@@ -315,6 +315,51 @@ def test_r8_r28_r29_the_recipes_palace_singles_are_the_legal_palace_actions(seed
     assert checked >= 5 and owed >= 1
 
 
+@pytest.mark.parametrize("seed", [2, 5])
+def test_r28_r38_a_two_step_recipe_follows_only_where_its_first_action_changed_the_board(
+        seed: int) -> None:
+    """``derive`` looks for a second action only in the groups and pond rings next to the
+    first one's hexes. Through random turns, after every tile, entry and move: each palace
+    action (R28, R29) and pond closer (R38) in a group or ring away from those hexes was there
+    before it too, and scores the same, so ``[e, a]`` would only cost more than ``a``."""
+    import random
+
+    from analysis.solver.common import step_outcome
+    from analysis.solver.recipes import _around, _palace_singles, _pond_closers, _written
+    from benchmarks.common import choose
+    from core.actions import Enter, Move, Tile
+    from core.state import GameState
+
+    rng = random.Random(seed)
+    s = GameState.new(3, seed=seed)
+    checked = 0
+    for _ in range(300):
+        if s.is_terminal():
+            break
+        if s.festival is None and s.turn.ap >= 2:
+            before = set(_palace_singles(s)) | set(_pond_closers(s, s.turn.ap))
+            hot = {h for m in s.groups().members if len(m) >= 2 for h in m}
+            firsts = [e for e in s.legal_actions() if isinstance(e, (Move, Enter, Tile))
+                      and not hot.isdisjoint(_around(s, _written(e)))]  # as derive's
+            for e in rng.sample(firsts, min(8, len(firsts))):
+                s.push(e)
+                near = _around(s, _written(e))
+                here = set(_palace_singles(s, near)) | set(_pond_closers(s, s.turn.ap, near))
+                away = (set(_palace_singles(s)) | set(_pond_closers(s, s.turn.ap))) - here
+                for a in away:
+                    assert a in before, (e, a)
+                    after = step_outcome(s, a).points
+                    s.pop()
+                    s.pop()
+                    assert step_outcome(s, a).points == after, (e, a)
+                    s.pop()
+                    s.push(e)
+                checked += len(away)
+                s.pop()
+        s.push(choose(list(s.legal_actions()), rng, True))
+    assert checked >= 20
+
+
 def test_r38_the_recipe_engine_reports_its_pond_line_before_the_root_bound() -> None:
     """Anytime order (issue 21): the lines come first, the bound after them. full-turn-60 is a
     45-point pond that takes the whole turn (R38); its line is reported before any bound, so a

@@ -53,17 +53,20 @@ def _around(s: GameState, hexes: set[int]) -> set[int]:
     return out
 
 
-def _palace_singles(s: GameState) -> list[Palace]:
+def _palace_singles(s: GameState, near: set[int] | None = None) -> list[Palace]:
     """Every legal palace action now (R28, R29), one site per group and value: the first of
     the rules' own list (``movegen.group_palaces``, which asks no AP and no R8) that is legal.
     No push for it (a search asks this after every first action) but where a tile is still
-    owed: there the push's R8 test may refuse a site that would leave no tile room."""
+    owed: there the push's R8 test may refuse a site that would leave no tile room. With
+    ``near``, only in the groups with a hex there."""
     if s.turn.ap < 1 or s.is_terminal() or s.festival is not None:
         return []  # R7: a palace action costs 1 AP
     g = s.groups()
     pushed = s.obligation_pending()
     out: list[Palace] = []
     for gi, members in enumerate(g.members):
+        if near is not None and near.isdisjoint(members):
+            continue
         first: dict[int, Palace] = {}
         for a in group_palaces(s, members, g.palace[gi]):
             if a.value not in first and (not pushed or s.is_legal(a)):
@@ -72,12 +75,15 @@ def _palace_singles(s: GameState) -> list[Palace]:
     return out
 
 
-def _pond_closers(s: GameState, budget: int) -> list[Action]:
-    """Tiles and irrigations that may enclose a pond now (R38): they cover its bare neighbours."""
+def _pond_closers(s: GameState, budget: int, near: set[int] | None = None) -> list[Action]:
+    """Tiles and irrigations that may enclose a pond now (R38): they cover its bare neighbours.
+    With ``near``, only those of the ponds with a ring hex there."""
     out: list[Action] = []
 
     bare_sets = []
     for _, ring in ponds(s):  # cached: a search asks after every first action
+        if near is not None and near.isdisjoint(ring):
+            continue
         bare = {h for h in ring if s.level[h] == 0}
         if 0 < len(bare) <= 3:
             bare_sets.append(bare)
@@ -199,7 +205,12 @@ def derive(s: GameState, budget: int, deadline: Deadline | None = None, two_step
             try:  # each follow-up costed with ``e`` still on the board (not pushed again)
                 if s.turn.ap < 1:
                     continue
-                for a in [*_palace_singles(s), *_pond_closers(s, s.turn.ap)]:
+                # Only where ``e`` changed something: its hexes and their neighbours hold
+                # every group it grew, cut (R23) or moved a developer in or out of, and every
+                # ring it covered or stepped on. Elsewhere ``[e, a]`` scores what ``a``
+                # alone does, for more AP.
+                near = _around(s, _written(e))
+                for a in [*_palace_singles(s, near), *_pond_closers(s, s.turn.ap, near)]:
                     r = _recipe_after(s, [e, a], set(), first.points, -first.neg_handed, ap)
                     if r is not None and r.cost <= budget:
                         found.setdefault(r.actions, r)
