@@ -46,9 +46,22 @@ def two_tile_growths(v: View, gi: int, cities: bool, least: int = 0) -> list[Gro
     return _growths(v, gi, cities, 2, least)
 
 
+def _big_enough(v: View, gi: int, grow: int, joined: list[int], least: int) -> bool:
+    """Whether the group, ``grow`` hexes more and the groups ``joined``, has ``least`` hexes."""
+    g = v.g
+    return len(g.members[gi]) + grow + sum(len(g.members[o]) for o in joined) >= least
+
+
 def _growths(v: View, gi: int, cities: bool, k: int, least: int) -> list[Growth]:
     got = v.growths.get((gi, cities, k, least))
     if got is not None:
+        return got
+    if least and cities:
+        # A city's parts cut off its palace ask again without ``least``
+        # (``bound_palaces._part_options``): the options are worked out once, and those big
+        # enough kept (in the same order: ``least`` only leaves options out).
+        got = v.growths[gi, cities, k, least] = [
+            o for o in _growths(v, gi, cities, k, 0) if _big_enough(v, gi, o[0], o[2], least)]
         return got
     s, g = v.s, v.g
     nbrs, level, label = s.map.nbrs, s.level, g.label
@@ -103,7 +116,7 @@ def _growths(v: View, gi: int, cities: bool, k: int, least: int) -> list[Growth]
         # hexes lost by the group and the villages it joins (a city's part is counted by
         # ``View.split``, where the covered hexes are the cut)
         grow = len(new) - sum(1 for x in cover if label[x] == gi or label[x] in joined and g.palace[label[x]] < 0)
-        if len(members) + grow + sum(len(g.members[o]) for o in joined) < least:
+        if not _big_enough(v, gi, grow, joined, least):
             return  # too small for any palace that scores
         nodes: list[tuple[list[int], int, set[int]]] = []
         for o in [gi, *joined]:
