@@ -129,6 +129,28 @@ def find_placement(s: GameState, budget: int, avoid: frozenset[int] = frozenset(
     return None
 
 
+def first_placement(s: GameState, budget: int) -> tuple[Tile, int] | None:
+    """``find_placement`` with the tile's AP cost."""
+    for found in tile_placements(s, budget):
+        return found
+    return None
+
+
+def still_placeable(s: GameState, a: Action, before: tuple[Tile, int]) -> bool:
+    """After the action ``a`` (not a tile, not the token, done on ``s``), whether a tile can
+    still be placed this turn (R8). The placement ``before`` found just before it stays legal
+    where ``a`` took none of its hexes (R11: a developer's new hex, an irrigation), changed no
+    group (a palace may make a village cell join two cities, R15) and left AP for it (R14);
+    levels, supplies and the token are as they were. Else the board is searched again."""
+    tile, cost = before
+    budget = s.turn.ap + s.token_bonus()
+    if cost <= budget and not isinstance(a, Palace):
+        taken = a.dst if isinstance(a, Move) else a.hex if isinstance(a, (Enter, Irrigate)) else -1
+        if taken not in tile.hexes:
+            return True
+    return find_placement(s, budget) is not None
+
+
 class _Obligation:
     """Decides whether a non-tile action keeps a tile placement possible this turn (R8)."""
 

@@ -366,17 +366,21 @@ class GameState:
         check = legality.CHECKS.get(type(a))
         if check is None:
             raise IllegalAction(a, "R9", "not an action of a turn")
-        pending = self.obligation_pending() and not isinstance(a, (Tile, Token))
-        before = self.find_placement(self.turn.ap + self.token_bonus()) if pending else None
+        before = None  # R8: a placement that fits now, while a tile is owed
+        if self.obligation_pending() and not isinstance(a, (Tile, Token)):
+            from core.movegen import first_placement
+
+            before = first_placement(self, self.turn.ap + self.token_bonus())
         cost = check(self, a)  # type: ignore[operator]
         self.turn.ap -= cost
         getattr(self, "_do_" + a.kind)(a)
-        if pending and before is not None and (
-            self.find_placement(self.turn.ap + self.token_bonus()) is None
-        ):
-            raise IllegalAction(
-                a, "R8", "after it no land tile could be placed this turn; place a tile first"
-            )
+        if before is not None:
+            from core.movegen import still_placeable
+
+            if not still_placeable(self, a, before):
+                raise IllegalAction(
+                    a, "R8", "after it no land tile could be placed this turn; place a tile first"
+                )
 
     def _do_tile(self, a: Tile) -> None:
         p = self.players[self.to_move]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.actions import Draw, End, Tile, Token, parse_action
+from core.actions import RICE, Draw, End, Tile, Token, parse_action
 from core.errors import IllegalAction
 from core.state import GameState
 from tests.festival_positions import city_position, play
@@ -84,3 +84,63 @@ def test_r9_the_festival_is_the_last_action_and_ends_the_turn() -> None:
     play(s, "festival F4")
     assert s.to_move == 1 and s.turn.ap == 6 and not s.turn.tile_placed
     assert s.players[0].score == 4  # alone at 8 (R34)
+
+
+def test_r8_an_irrigation_on_the_last_hex_a_tile_fits_is_refused() -> None:
+    """R8 with R11: one rice tile left to him and every other central space irrigated, the
+    owed tile fits only on E6; irrigating E6 leaves none (``push`` must not trust the
+    placement it found before the action), so it is refused."""
+    from core.actions import Irrigate
+    from core.hexmap import parse_hex
+    from core.movegen import tile_placements
+
+    s = GameState.new(3, seed=2)
+    me = s.players[s.to_move]
+    me.villages, me.rice, me.doubles, s.triples = 0, 1, 0, 0
+    x = parse_hex("E6")
+    for h in s.map.central:
+        s.irrigated[h] = s.irrigated[h] or (h != x and s.level[h] == 0)
+    assert [t for t, _ in tile_placements(s, 7)] == [Tile(((x, RICE),))]
+    assert Irrigate(x) not in set(s.legal_actions())
+    assert rule_of(s, "irrigate E6") == "R8"
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_r8_push_refuses_exactly_the_actions_after_which_no_tile_fits(seed: int) -> None:
+    """Through random games, at every state that owes a tile: each action legal were no tile
+    owed (not a tile, not the token) is refused by ``push`` with R8 exactly when a tile fits
+    now and none fits after it, the board searched again each time (``push`` reuses the
+    placement it found before where the action left it alone)."""
+    import random
+
+    from benchmarks.common import choose
+    from core.movegen import find_placement
+
+    rng = random.Random(seed)
+    s = GameState.new(3, seed=seed)
+    checked = refused = 0
+    for _ in range(500):
+        if s.is_terminal():
+            break
+        if s.festival is None and s.obligation_pending():
+            before = find_placement(s, s.turn.ap + s.token_bonus())
+            free = s.copy()
+            free.turn.tile_placed = True  # owes nothing: R8 left out
+            for a in list(free.legal_actions()):
+                if isinstance(a, (Tile, Token, End)) or a.kind == "festival":
+                    continue
+                free.push(a)
+                fits = find_placement(free, free.turn.ap + free.token_bonus()) is not None
+                free.pop()
+                try:
+                    s.push(a)
+                    s.pop()
+                    ok = True
+                except IllegalAction as e:
+                    assert e.rule == "R8", (a, e)
+                    ok = False
+                assert ok == (before is None or fits), a
+                checked += 1
+                refused += not ok
+        s.push(choose(list(s.legal_actions()), rng, True))
+    assert checked >= 200 and refused >= 5
