@@ -18,7 +18,7 @@ import asyncio
 import functools
 import random
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from core.actions import RICE, VILLAGE, Action, parse_action, parse_actions
@@ -193,6 +193,21 @@ def random_line(players: int, seed: int, n_actions: int, play_seed: int | None =
         s.push(a)
         line.append(str(a))
     return line
+
+
+def random_states(players: int, seed: int, steps: int) -> Iterator[tuple[GameState, random.Random]]:
+    """The states of a seeded random game by kind (``benchmarks.common.choose``: a kind of
+    action first, so developers, palaces and festivals come up), one per action, with the
+    game's random generator; the caller leaves each state as it found it (push, then pop)."""
+    from benchmarks.common import choose
+
+    rng = random.Random(seed)
+    s = GameState.new(players, seed=seed)
+    for _ in range(steps):
+        if s.is_terminal():
+            return
+        yield s, rng
+        s.push(choose(list(s.legal_actions()), rng, True))
 
 
 def aio(fn: Callable[..., Awaitable[None]]) -> Callable[..., None]:

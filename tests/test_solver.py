@@ -289,19 +289,12 @@ def test_r8_r28_r29_the_recipes_palace_singles_are_the_legal_palace_actions(seed
     (unless a tile is still owed, R8); through random turns, before and after the tile, the
     list is the legal palace actions the engine generates (R28, R29: values, sites, the
     highest position, one change a turn), the first legal site of each group and value."""
-    import random
-
     from analysis.solver.recipes import _palace_singles
-    from benchmarks.common import choose
     from core.actions import Palace
-    from core.state import GameState
+    from tests.helpers import random_states
 
-    rng = random.Random(seed)
-    s = GameState.new(3, seed=seed)
     checked = owed = 0
-    for _ in range(400):
-        if s.is_terminal():
-            break
+    for s, _ in random_states(3, seed, 400):
         if s.festival is None:
             legal = [a for a in s.legal_actions() if isinstance(a, Palace)]
             g = s.groups()
@@ -311,7 +304,6 @@ def test_r8_r28_r29_the_recipes_palace_singles_are_the_legal_palace_actions(seed
             assert set(_palace_singles(s)) == set(firsts.values())
             checked += bool(legal)
             owed += bool(legal) and s.obligation_pending()
-        s.push(choose(list(s.legal_actions()), rng, True))
     assert checked >= 5 and owed >= 1
 
 
@@ -322,20 +314,13 @@ def test_r28_r38_a_two_step_recipe_follows_only_where_its_first_action_changed_t
     first one's hexes. Through random turns, after every tile, entry and move: each palace
     action (R28, R29) and pond closer (R38) in a group or ring away from those hexes was there
     before it too, and scores the same, so ``[e, a]`` would only cost more than ``a``."""
-    import random
-
     from analysis.solver.common import step_outcome
     from analysis.solver.recipes import _around, _palace_singles, _pond_closers, _written
-    from benchmarks.common import choose
     from core.actions import Enter, Move, Tile
-    from core.state import GameState
+    from tests.helpers import random_states
 
-    rng = random.Random(seed)
-    s = GameState.new(3, seed=seed)
     checked = 0
-    for _ in range(300):
-        if s.is_terminal():
-            break
+    for s, rng in random_states(3, seed, 300):
         if s.festival is None and s.turn.ap >= 2:
             before = set(_palace_singles(s)) | set(_pond_closers(s, s.turn.ap))
             hot = {h for m in s.groups().members if len(m) >= 2 for h in m}
@@ -356,7 +341,6 @@ def test_r28_r38_a_two_step_recipe_follows_only_where_its_first_action_changed_t
                     s.push(e)
                 checked += len(away)
                 s.pop()
-        s.push(choose(list(s.legal_actions()), rng, True))
     assert checked >= 20
 
 

@@ -8,6 +8,7 @@ from core.actions import RICE, Draw, End, Tile, Token, parse_action
 from core.errors import IllegalAction
 from core.state import GameState
 from tests.festival_positions import city_position, play
+from tests.helpers import random_states
 
 
 def rule_of(s: GameState, text: str) -> str:
@@ -111,17 +112,10 @@ def test_r8_push_refuses_exactly_the_actions_after_which_no_tile_fits(seed: int)
     owed (not a tile, not the token) is refused by ``push`` with R8 exactly when a tile fits
     now and none fits after it, the board searched again each time (``push`` reuses the
     placement it found before where the action left it alone)."""
-    import random
-
-    from benchmarks.common import choose
     from core.movegen import find_placement
 
-    rng = random.Random(seed)
-    s = GameState.new(3, seed=seed)
     checked = refused = 0
-    for _ in range(500):
-        if s.is_terminal():
-            break
+    for s, _ in random_states(3, seed, 500):
         if s.festival is None and s.obligation_pending():
             before = find_placement(s, s.turn.ap + s.token_bonus())
             free = s.copy()
@@ -142,5 +136,4 @@ def test_r8_push_refuses_exactly_the_actions_after_which_no_tile_fits(seed: int)
                 assert ok == (before is None or fits), a
                 checked += 1
                 refused += not ok
-        s.push(choose(list(s.legal_actions()), rng, True))
     assert checked >= 200 and refused >= 5
