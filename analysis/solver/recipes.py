@@ -195,7 +195,8 @@ def derive(s: GameState, budget: int, deadline: Deadline | None = None, two_step
                 break
             if not isinstance(e, (Move, Enter, Tile)):
                 continue
-            if not (_written(e) & (hot if not isinstance(e, Tile) else hot_near)):
+            written = _written(e)
+            if not (written & (hot if not isinstance(e, Tile) else hot_near)):
                 continue
             ap = s.turn.ap
             try:
@@ -209,7 +210,7 @@ def derive(s: GameState, budget: int, deadline: Deadline | None = None, two_step
                 # every group it grew, cut (R23) or moved a developer in or out of, and every
                 # ring it covered or stepped on. Elsewhere ``[e, a]`` scores what ``a``
                 # alone does, for more AP.
-                near = _around(s, _written(e))
+                near = _around(s, written)
                 for a in [*_palace_singles(s, near), *_pond_closers(s, s.turn.ap, near)]:
                     r = _recipe_after(s, [e, a], set(), first.points, -first.neg_handed, ap)
                     if r is not None and r.cost <= budget:
