@@ -123,17 +123,17 @@ def tile_placements(s: GameState, budget: int, avoid: frozenset[int] = frozenset
                 yield vc, cost
 
 
-def find_placement(s: GameState, budget: int, avoid: frozenset[int] = frozenset()) -> Tile | None:
-    for tile, _ in tile_placements(s, budget, avoid):
-        return tile
-    return None
-
-
-def first_placement(s: GameState, budget: int) -> tuple[Tile, int] | None:
-    """``find_placement`` with the tile's AP cost."""
-    for found in tile_placements(s, budget):
+def first_placement(s: GameState, budget: int, avoid: frozenset[int] = frozenset()
+                    ) -> tuple[Tile, int] | None:
+    """A legal tile placement of cost ≤ budget with its AP cost (R14), or None (R8)."""
+    for found in tile_placements(s, budget, avoid):
         return found
     return None
+
+
+def find_placement(s: GameState, budget: int, avoid: frozenset[int] = frozenset()) -> Tile | None:
+    found = first_placement(s, budget, avoid)
+    return None if found is None else found[0]
 
 
 def still_placeable(s: GameState, a: Action, before: tuple[Tile, int]) -> bool:
