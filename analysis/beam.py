@@ -34,7 +34,7 @@ from core.actions import (
 )
 from core.errors import IllegalAction
 from core.groups import all_ponds, pond_ring
-from core.hexmap import PRINTED_IRRIGATION
+from core.hexmap import MAPS_KEPT, PRINTED_IRRIGATION, HexMap
 from core.legality import PALACE_VALUES, ring_holder
 from core.paths import move_costs
 from core.state import GameState
@@ -74,19 +74,21 @@ def interesting_hexes(s: GameState) -> set[int]:
     return out
 
 
-_SHAPES: dict[int, list[list[tuple[int, ...]]]] = {}
+_SHAPES: dict[HexMap, list[list[tuple[int, ...]]]] = {}  # keyed on the map: bound_view._SHAPES
 
 
 def shapes_at(s: GameState) -> list[list[tuple[int, ...]]]:
     """Per hex, the pairs and triangles of the map that contain it (cached per map)."""
     m = s.map
-    got = _SHAPES.get(id(m))
+    got = _SHAPES.get(m)
     if got is None:
         got = [[] for _ in range(len(m.kind))]
         for shape in (*m.pairs, *m.triangles):
             for h in shape:
                 got[h].append(shape)
-        _SHAPES[id(m)] = got
+        if len(_SHAPES) >= MAPS_KEPT:
+            _SHAPES.clear()
+        _SHAPES[m] = got
     return got
 
 

@@ -38,12 +38,12 @@ def best_palace_value(s: GameState, size: int, above: int = 0) -> int:
     return best
 
 
-_PONDS: dict[tuple[int, ...], list[tuple[list[int], list[int]]]] = {}
+_PONDS: dict[tuple[object, ...], list[tuple[list[int], list[int]]]] = {}
 
 
 def ponds(s: GameState) -> list[tuple[list[int], list[int]]]:
     """(pond, ring) pairs (R37, R38), cached by the placed irrigation (they change only there)."""
-    key = (id(s.map), *sorted(s.placed_irrigation))
+    key = (s.map, *sorted(s.placed_irrigation))  # the map itself: bound_view._SHAPES
     got = _PONDS.get(key)
     if got is None:
         if len(_PONDS) > 4096:

@@ -229,14 +229,20 @@ def _add_shapes(m: HexMap) -> None:
     m.triangles = tuple(sorted(tris))  # type: ignore[arg-type]
 
 
-@functools.lru_cache(maxsize=16)
+# Maps parsed once and kept. Caches of what a map implies (the solver's shapes per hex) are
+# keyed on the map object itself and hold this many at most: keyed on ``id(map)``, a map freed
+# and another made at the same address would be handed the first one's entries.
+MAPS_KEPT = 16
+
+
+@functools.lru_cache(maxsize=MAPS_KEPT)
 def _load_cached(spec: str) -> HexMap:
     """A built-in map, parsed once."""
     text = resources.files("core").joinpath("maps", f"{spec}.txt").read_text(encoding="utf-8")
     return parse_map(text, spec)
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=MAPS_KEPT)
 def _parse_cached(text: str, name: str) -> HexMap:
     """A map file, parsed once per content: an edited file is read anew."""
     return parse_map(text, name)

@@ -153,7 +153,7 @@ def _flat_shapes(s: GameState) -> list[list[tuple[frozenset[int], int, int]]]:
     the supplies."""
     me = s.players[s.to_move]
     supply = (me.villages + me.rice, me.doubles, s.triples)
-    key = (id(s.map), bytes(s.level), bytes(s.irrigated), tuple(x > 0 for x in supply))
+    key = (s.map, bytes(s.level), bytes(s.irrigated), tuple(x > 0 for x in supply))
     got = _FLAT.get(key)
     if got is None:
         tris, pairs = shapes_by_hex(s)

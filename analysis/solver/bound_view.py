@@ -11,7 +11,7 @@ from functools import lru_cache
 from itertools import combinations
 from math import comb
 
-from core.hexmap import SIZE
+from core.hexmap import MAPS_KEPT, SIZE, HexMap
 from core.legality import PALACE_VALUES
 from core.state import GameState
 
@@ -121,13 +121,18 @@ def meet(a: Sequence[tuple[int, ...]], b: Sequence[tuple[int, ...]]) -> list[tup
     return pareto([(*(max(x, y) for x, y in zip(o[:-1], q[:-1])), min(o[-1], q[-1])) for o in a for q in b])
 
 
-_SHAPES: dict[int, tuple[list[list[tuple[int, int, int]]], list[list[int]]]] = {}
+# Keyed on the map itself (identity: ``HexMap`` has eq=False), never on ``id(map)``: the entry
+# keeps its map alive, so a map freed and another made at the same address cannot be handed
+# the first one's shapes. A few maps at most (cleared past ``MAPS_KEPT``).
+_SHAPES: dict[HexMap, tuple[list[list[tuple[int, int, int]]], list[list[int]]]] = {}
 
 
 def shapes_by_hex(s: GameState) -> tuple[list[list[tuple[int, int, int]]], list[list[int]]]:
     """Per hex id: the triangles and the partner hexes of the pairs it belongs to (cached per map)."""
-    key = id(s.map)
+    key = s.map
     if key not in _SHAPES:
+        if len(_SHAPES) >= MAPS_KEPT:
+            _SHAPES.clear()
         tris: list[list[tuple[int, int, int]]] = [[] for _ in range(SIZE)]
         pairs: list[list[int]] = [[] for _ in range(SIZE)]
         for tri in s.map.triangles:
