@@ -27,14 +27,14 @@ from core.actions import (
     Tile,
     Token,
 )
-from core.hexmap import CENTRAL, HexMap
+from core.hexmap import CENTRAL, MAPS_KEPT, HexMap
 from core.legality import PALACE_VALUES, joins_two_cities, ring_holder
 
 if TYPE_CHECKING:
     from core.state import GameState
 
 
-@functools.cache
+@functools.lru_cache(maxsize=MAPS_KEPT)  # a few maps held, not every one ever met
 def _shapes(m: HexMap) -> tuple[list[tuple[int, Tile, Tile]],
                                 list[tuple[int, int, Tile, Tile]],
                                 list[tuple[int, int, int, Tile, Tile, Tile]]]:
@@ -225,7 +225,7 @@ def _shapes_near(m: HexMap, near: set[int]) -> tuple[list[tuple[int, Tile, Tile]
     return list(singles.values()), list(pairs.values()), list(tris.values())
 
 
-@functools.cache
+@functools.lru_cache(maxsize=MAPS_KEPT)
 def _shapes_by_hex(m: HexMap) -> dict[int, tuple[list[tuple[int, Tile, Tile]],
                                                  list[tuple[int, int, Tile, Tile]],
                                                  list[tuple[int, int, int, Tile, Tile, Tile]]]]:

@@ -16,6 +16,7 @@ from analysis.beam import shapes_at
 from analysis.evaluation import ponds
 from analysis.solver.bound_ponds import _flat_shapes
 from analysis.solver.bound_view import shapes_by_hex
+from core.actions import Tile
 from core.hexmap import parse_map
 from core.state import GameState, Player
 
@@ -56,3 +57,20 @@ def test_r04_maps_made_one_after_another_each_get_their_own_shapes() -> None:
         assert {x for pond, ring in ponds(s) for x in (*pond, *ring)} <= on_map, i
         del m, s
         gc.collect()
+
+
+def test_r04_the_caches_hold_a_few_maps_not_every_map_ever_met() -> None:
+    # Move generation (R10: the shapes of every tile) and the bound, over 40 maps in turn.
+    first = _state(4, "first-of-many")
+    assert any(isinstance(a, Tile) for a in first.legal_actions())
+    shapes_by_hex(first)
+    held = weakref.ref(first.map)
+    del first
+    for i in range(40):
+        s = _state(4 + i % 2, f"one-of-many-{i}")
+        list(s.legal_actions())
+        shapes_by_hex(s)
+        _flat_shapes(s)
+    del s
+    gc.collect()
+    assert held() is None
