@@ -39,13 +39,13 @@ if ROOT not in sys.path:  # run as a script: benchmarks/ is sys.path[0], the pro
     sys.path.insert(0, ROOT)
 
 from benchmarks.busy_table import MARKS, README, SAMPLE_MARKS, render, summary, write_section
+from puzzles.loader import GAMES
 
 if TYPE_CHECKING:
     from core.actions import Action
     from core.record import GameRecord
     from core.state import GameState
 
-GAMES = os.path.join(ROOT, "puzzles", "games")
 JSON_PATH = os.path.join(HERE, "results", "busy.json")
 SAMPLE_PATH = os.path.join(HERE, "results", "busy-sample.json")
 PARTIAL_PATH = os.path.join(ROOT, ".benchmarks", "busy-partial.json")

@@ -17,8 +17,7 @@ from core.hexmap import parse_hex
 from core.movegen import tile_placements
 from core.record import replay_file
 from core.state import GameState
-
-GAMES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "puzzles", "games")
+from puzzles.loader import GAMES
 
 
 def _position() -> tuple[GameState, set[int]]:

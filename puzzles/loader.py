@@ -27,6 +27,9 @@ from core.position import position_from_dict, read_json
 from core.state import GameState
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Game records of planner self-play: the busy turns (benchmarks/busy.py), the tests' positions
+# from real games and the mined puzzles' sources.
+GAMES = os.path.join(HERE, "games")
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
 # A first rating for files that carry none: one step of 300 per difficulty, fully uncertain.
 DIFFICULTY_RATING = {"easy": 1100.0, "medium": 1400.0, "hard": 1700.0, "expert": 2000.0}

@@ -16,9 +16,9 @@ from core.errors import KratonError
 from core.game import Game, play_random_game, random_action
 from core.position import position_to_dict
 from core.record import RecordError, load_record, record_from_dict, replay_file, save_record
+from puzzles.loader import GAMES
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-GAMES = os.path.join(HERE, "..", "puzzles", "games")
 
 
 @pytest.mark.parametrize("seed", [3, 11])

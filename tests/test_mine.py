@@ -15,7 +15,7 @@ from analysis.solver.common import SolveResult
 from core.actions import parse_actions
 from core.position import position_to_dict, read_json
 from core.state import GameState
-from puzzles.loader import HERE, load_puzzle, puzzle_files
+from puzzles.loader import GAMES, HERE, load_puzzle, puzzle_files
 
 FROM_RECORDS = [f for f in puzzle_files() if "record" in read_json(f)["puzzle"].get("solver", {})]
 MID_GAME = [f for f in FROM_RECORDS
@@ -51,7 +51,7 @@ def test_the_record_replays_to_the_puzzles_position(path: str) -> None:
 
 
 def test_a_record_that_stops_mid_game_ends_the_turns_cleanly(tmp_path: Path) -> None:
-    src = os.path.join(HERE, "games", "planner-30.json")
+    src = os.path.join(GAMES, "planner-30.json")
     d = json.loads(Path(src).read_text())
     d["actions"] = d["actions"][:40]
     d.pop("result", None)
@@ -66,7 +66,7 @@ def test_a_record_that_stops_mid_game_ends_the_turns_cleanly(tmp_path: Path) -> 
 def test_mid_game_keeps_busy_boards_before_the_last_round() -> None:
     s = GameState.new(4, seed=3)
     assert mid_game(20, s) is None  # an empty board is not busy
-    for _, busy in record_turns(os.path.join(HERE, "games", "planner-30.json")):
+    for _, busy in record_turns(os.path.join(GAMES, "planner-30.json")):
         if len(busy.tiles) >= BUSY:
             break
     assert mid_game(20, busy) is not None
@@ -82,7 +82,7 @@ def test_every_saved_game_replays_to_its_result() -> None:
     action legal, to the final scores and winners it records (R40–R43)."""
     from core.record import replay_file
 
-    paths = sorted(Path(HERE, "games").glob("*.json"))
+    paths = sorted(Path(GAMES).glob("*.json"))
     assert len(paths) >= 3
     for path in paths:
         assert "result" in read_json(str(path))
@@ -104,7 +104,7 @@ def test_a_bad_record_is_one_line_and_status_2(tmp_path: Path, monkeypatch: pyte
     assert main(["puzzles", "mine", "--mid-game", "--records", str(bad)]) == 2  # the same, via kraton
     err = capsys.readouterr().err.strip()
     assert err.startswith("kraton: ") and str(bad) in err and "\n" not in err
-    good = os.path.join(HERE, "games", "planner-30.json")  # --at 1: no busy turn to solve
+    good = os.path.join(GAMES, "planner-30.json")  # --at 1: no busy turn to solve
     assert main(["puzzles", "mine", "--mid-game", "--records", str(bad), good, "--at", "1", "--workers", "2"]) == 2
     lines = capsys.readouterr().err.strip().split("\n")
     assert len(lines) == 2 and str(bad) in lines[0] and lines[1] == "kraton: 1 of 2 games could not be mined (above)"
@@ -132,7 +132,7 @@ def test_a_busy_mid_game_turn_is_mined_with_the_engine_asked_for(tmp_path: Path,
     from analysis import mine
     from analysis.solver.common import replay
 
-    record = os.path.join(HERE, "games", "planner-30.json")
+    record = os.path.join(GAMES, "planner-30.json")
     monkeypatch.setattr(mine, "HERE", str(tmp_path))
     mine.main(["--mid-game", "--records", record, "--at", "31", "--limit", "10", "--engine", "model"])
     pz = load_puzzle(str(tmp_path / "full-turn-01.json"))
@@ -152,7 +152,7 @@ def test_within_solves_only_turns_whose_bound_the_quick_lines_meet(tmp_path: Pat
     and never solved."""
     from analysis import mine
 
-    record = os.path.join(HERE, "games", "planner-30.json")
+    record = os.path.join(GAMES, "planner-30.json")
     monkeypatch.setattr(mine, "HERE", str(tmp_path))
     solved: list[int] = []
     real = mine.solve
@@ -239,7 +239,7 @@ def _mined(tmp: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> dict[tup
 
     tmp.mkdir()
     monkeypatch.setattr(mine, "HERE", str(tmp))
-    records = [os.path.join(HERE, "games", g) for g in ("planner-705.json", "planner-707.json")]
+    records = [os.path.join(GAMES, g) for g in ("planner-705.json", "planner-707.json")]
     mine.main(["--mid-game", "--records", *records, "--at", "26", "--limit", "10", "--workers", str(workers)])
     out: dict[tuple[str, int], dict[str, object]] = {}
     for f in sorted(tmp.glob("full-turn-*.json")):

@@ -14,9 +14,8 @@ from core.actions import Enter, Move, Palace, Tile, Token, parse_actions
 from core.hexmap import parse_hex
 from core.movegen import group_palaces
 from core.record import replay_file
+from puzzles.loader import GAMES
 from tests.test_solver_agreement import BRUTE_NODES, position
-
-GAMES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "puzzles", "games")
 
 
 def _planner_69() -> object:

@@ -32,10 +32,9 @@ from core.actions import Action, Tile, parse_actions
 from core.errors import IllegalAction
 from core.record import load_record, replay_file
 from core.state import GameState
-from puzzles.loader import Puzzle, load_puzzles
+from puzzles.loader import GAMES, Puzzle, load_puzzles
 from tests.test_solver_model import _playout
 
-GAMES = os.path.join(os.path.dirname(__file__), "..", "puzzles", "games")
 LIMIT = 120.0  # seconds for CP-SAT to complete a pinned board (1–8 s measured)
 
 

@@ -13,10 +13,9 @@ from analysis.solver.polish import polish
 from core.actions import Festival, parse_actions
 from core.errors import IllegalAction
 from core.record import replay_file
+from puzzles.loader import GAMES
 from tests.test_solver_agreement import position
 from tests.test_solver_model import _playout
-
-GAMES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "puzzles", "games")
 
 
 def test_r9_r30_no_action_follows_the_festival_in_a_line_that_replays() -> None:

@@ -15,10 +15,9 @@ from analysis.solver.tails import better_end, split, tail_lines
 from core.actions import Festival, parse_actions
 from core.errors import IllegalAction
 from core.record import replay_file
+from puzzles.loader import GAMES
 from tests.test_solver_agreement import position
 from tests.test_solver_model import _playout
-
-GAMES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "puzzles", "games")
 
 
 def _planner_41() -> object:
