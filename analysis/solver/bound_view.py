@@ -129,10 +129,8 @@ _SHAPES: dict[HexMap, tuple[list[list[tuple[int, int, int]]], list[list[int]]]] 
 
 def shapes_by_hex(s: GameState) -> tuple[list[list[tuple[int, int, int]]], list[list[int]]]:
     """Per hex id: the triangles and the partner hexes of the pairs it belongs to (cached per map)."""
-    key = s.map
-    if key not in _SHAPES:
-        if len(_SHAPES) >= MAPS_KEPT:
-            _SHAPES.clear()
+    got = _SHAPES.get(s.map)
+    if got is None:  # the value kept here is returned: the app's threads may clear the cache
         tris: list[list[tuple[int, int, int]]] = [[] for _ in range(SIZE)]
         pairs: list[list[int]] = [[] for _ in range(SIZE)]
         for tri in s.map.triangles:
@@ -141,8 +139,10 @@ def shapes_by_hex(s: GameState) -> tuple[list[list[tuple[int, int, int]]], list[
         for a, b in s.map.pairs:
             pairs[a].append(b)
             pairs[b].append(a)
-        _SHAPES[key] = (tris, pairs)
-    return _SHAPES[key]
+        if len(_SHAPES) >= MAPS_KEPT:
+            _SHAPES.clear()
+        got = _SHAPES[s.map] = (tris, pairs)
+    return got
 
 
 def rank(levels: list[int]) -> tuple[int, ...]:
