@@ -53,6 +53,10 @@ def _big_enough(v: View, gi: int, grow: int, joined: list[int], least: int) -> b
 
 
 def _growths(v: View, gi: int, cities: bool, k: int, least: int) -> list[Growth]:
+    """The options of ``one_tile_growths`` (``k`` = 1) and ``two_tile_growths`` (2), worked out
+    once per view. One long function on purpose: its helpers read the group's lookups as
+    closure variables, and it is the bound's hottest code (pond-17, profiled: 45 % of the
+    solve)."""
     got = v.growths.get((gi, cities, k, least))
     if got is not None:
         return got
