@@ -117,12 +117,10 @@ def test_r15_r23_one_tile_cuts_a_city_and_joins_the_part_to_another_city() -> No
     assert upper_bound(s) >= 3
 
 
-def test_r23_r30_a_festival_in_a_part_cut_off_the_city_is_held_alone() -> None:
-    """R23/R28/R30/R32/R34: a rice tile on B4 cuts B5–D5 off the city of B2, where the opponent
-    on B3 stands next to the palace with cards worth 3 against the mover's 1. The part is a
-    village again: the mover builds a 4 there (2 points) and holds its festival alone (2
-    more): 4 with 2 AP. The bound used to let the opponent tied to the old palace spoil a
-    festival on the new one and gave 2."""
+def _cut_off_part() -> GameState:
+    """A rice tile on B4 would cut B5–D5 off the city of B2 (R23), where the opponent on B3
+    stands next to the palace with cards worth 3 against the mover's 1; the mover stands on B5,
+    2 AP, a tile owed, no piece above 4 left (R28)."""
     from tests.helpers import put_dev, put_palace
     from tests.test_solver import mini, set_cards
 
@@ -135,9 +133,29 @@ def test_r23_r30_a_festival_in_a_part_cut_off_the_city_is_held_alone() -> None:
     s.players[0].doubles = s.players[0].villages = 0
     for value in (6, 8, 10):  # no piece above 4 is left (R28): enlarging gives 2 at most
         s.palace_supply[value] = 0
+    return s
+
+
+def test_r23_r30_a_festival_in_a_part_cut_off_the_city_is_held_alone() -> None:
+    """R23/R28/R30/R32/R34 (``_cut_off_part``): the part is a village again: the mover builds
+    a 4 there (2 points) and holds its festival alone (2 more): 4 with 2 AP. The bound used to
+    let the opponent tied to the old palace spoil a festival on the new one and gave 2."""
+    s = _cut_off_part()
     ref = solve_brute(s)
     assert ref.best == 4 and ref.line_text == "tile B4r; palace C5 4; festival C5 D"
     assert upper_bound(s) >= 4
+
+
+def test_r23_r28_the_recipe_engine_builds_in_the_part_a_tile_cut_off() -> None:
+    """The two-step recipes (``recipes.derive``) look for the second action in the groups next
+    to the first one's hexes, not only on them: the part the rice tile on B4 cuts off (R23) has
+    none of the tile's hexes, and its palace (R28) is the recipe that scores."""
+    from analysis.solver.recipes import derive
+    from core.actions import actions_text
+
+    s = _cut_off_part()
+    lines = {actions_text(list(r.actions)) for r in derive(s, 2)}
+    assert "tile B4r; palace C5 4" in lines
 
 
 def test_r24_r25_r38_a_tie_on_the_ring_pays_nobody_and_the_bound_knows_it() -> None:
