@@ -997,3 +997,28 @@ def test_r38_no_pond_line_of_a_busy_record_turn_scores_above_the_bound() -> None
                 scored += got > 0
             checked += 1
     assert checked >= 80 and scored >= 20, (checked, scored)
+
+
+def test_r28_a_least_size_only_leaves_growth_options_out() -> None:
+    """A city's growth options with a least size (``bound_growth``, R28: a palace needs that
+    many hexes) are its options without one, filtered (a city's parts ask for both, R23). The
+    villages' options are still worked out with the least size inside the enumeration: through
+    random games, that gives the same options in the same order as filtering, which is what
+    the cities' shortcut relies on."""
+    from analysis.solver.bound_growth import _big_enough, _growths
+    from analysis.solver.bound_view import View
+    from tests.helpers import random_states
+
+    compared = 0
+    for i, (s, _) in enumerate(random_states(3, 3, 160)):
+        if i % 5 or s.festival is not None or s.turn.ap < 2:
+            continue
+        v = View(s, s.turn.ap)
+        for gi in range(len(v.g.members)):
+            for k in (1, 2):
+                every = _growths(v, gi, False, k, 0)
+                for least in (3, 5, 7):
+                    kept = [o for o in every if _big_enough(v, gi, o[0], o[2], least)]
+                    assert _growths(v, gi, False, k, least) == kept, (gi, k, least)
+                    compared += len(every) > len(kept) > 0
+    assert compared >= 20  # positions where the least size left some options out, not all
