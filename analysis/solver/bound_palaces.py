@@ -172,105 +172,121 @@ def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old:
 def palace_events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
     """Per group (its index; −1 for a group made from nothing; −2 − its index for new palaces
     in parts cut off it), options ``(palace actions, growth tiles, paid arrivals, points)``."""
-    s, g, ap = v.s, v.g, v.ap
-    changed = set(s.turn.palaces_changed)
+    changed = set(v.s.turn.palaces_changed)
     out: list[tuple[int, list[tuple[int, ...]]]] = []
-    for gi, members in enumerate(g.members):
-        ph = g.palace[gi]
-        old = s.palace[ph] if ph >= 0 else 0
-        if ph >= 0 and ph in changed:
-            old = 99  # R29: this palace changed this turn already
-        links = v.link[gi]
-        opts: list[tuple[int, ...]] = []
-        for k in range(min(ap, v.village_tiles + 1)):  # each growth tile shows a village (R10)
-            if k == 0:
-                # No tile: the group stays as it is. His developers there may climb inside it
-                # for free (R27, one terrain); each paid arrival brings one more (R26).
-                val = best_value(v, len(members), old)
-                paid = _cheapest_arrivals(v, gi, ap - 1) if val else None
-                if paid is not None:
-                    opts.append((1, 0, paid, val // 2))
-                continue
-            # A village that joins a city counts in the city's options, where this group is one
-            # of the villages; or a part of the city cut off its palace joins this village, in
-            # the city's options for its parts (below). A city joins villages, and parts of
-            # other cities cut off their palaces (R15, R23).
-            near = {o: need for o, need in links.items() if need <= k and (ph >= 0 or g.palace[o] < 0)}
-            if k <= 2:
-                least = min((x for x in PALACE_VALUES if x > old and v.s.palace_supply[x] > 0), default=99)
-                growths = (one_tile_growths if k == 1 else two_tile_growths)(v, gi, ph >= 0, least)
-                for grow, comps, joined in growths:
-                    opts.extend(_ranked_options(v, gi, k, grow, joined, old, comps=comps))
-            else:
-                # ``t`` tiles stacked on his highest hex leave ``k − t + 1`` new hexes at most,
-                # each of the others one level above ``flat``.
-                one = _reach(v, gi, k, near, 1)
-                for t in range(1, k + 1):
-                    near_t = {o: n for o, n in near.items() if n <= k - t + 1}
-                    high = _reach(v, gi, k, near_t, t)
-                    opts.extend(_ranked_options(v, gi, k, k - t + 1, list(near_t), old, reach=high,
-                                                lift=[high] + [one] * (k - t)))
+    for gi, members in enumerate(v.g.members):
+        opts = _group_options(v, gi, changed)
         if opts:
             out.append((gi, pareto(opts)))
         if len(members) >= 3 and v.land_tiles:
-            # R23: tiles cut the group; the parts without its palace are villages that may get
-            # palaces of their own (even when this palace changed this turn, R29), and may grow
-            # and join other groups. ``j`` such palaces cost ``j`` actions and their values add
-            # up to no more than their hexes. Each needs a developer of his in its part (R28):
-            # those of this group and the groups it may join, else a paid arrival (≥ 1 AP).
-            second = []
-            for k in range(1, min(ap, v.land_tiles + 1)):
-                # villages, and parts of other cities cut off their palaces (R23), may join
-                within = {o: need for o, need in links.items() if need <= k}
-                # R24, R25: an opponent's developer higher than any of his may stand there
-                # out-ranks him, so it stays out of every part that gets a palace, and so does
-                # at least one hex cut off with it; a village with one joins in part.
-                reach = max(_reach(v, gi, k, within, t) for t in range(1, k + 1))
-                above = sum(1 for h in members if s.dev[h] >= 0 and s.dev[h] != v.me and s.level[h] > reach)
-                joinable = sorted((_joined_size(v, o, v.opp_top[o] > reach, reach, 2 * k) for o in within),
-                                  reverse=True)
-                # all the parts together: no more than the covered hexes cut off the palace
-                size = min(len(members) - 2 - above, v.split_total(gi, 2 * k)) + k + sum(joinable[:2 * k])
-                # His developers in other groups come in only through a tile's village hex
-                # (R10: one per tile), which joins them to one part: k parts at most.
-                have = v.count[gi] + min(k, sum(v.count[o] for o in within))
-                # One new palace: in the part he must out-rank the opponents left there too.
-                levels: dict[int, list[int]] = {}
-                for h in members:
-                    if s.dev[h] >= 0 and s.dev[h] != v.me and s.level[h] <= reach:
-                        levels.setdefault(s.dev[h], []).append(s.level[h])
-                single = _part_options(v, gi, k, within, reach, [(max(0, len(members) - 2 - above), levels)])
-                # Where every set of covers can be tried, the parts themselves, each with every
-                # opponent standing in it (``View.cut_parts``), and room for the palace and for
-                # him (R28: two hexes without an opponent, the ``k`` tiles' new hexes
-                # included): a line both ways allow.
-                made = v.cut_parts(gi, 2 * k) if single else None
-                if made is not None:
-                    single = meet(single, _part_options(v, gi, k, within, reach, [
-                        (n, lv) for n, lv in made if n - sum(map(len, lv.values())) + k >= 2], made=True))
-                second += single
-                # R28: each new palace stands on a village hex without a developer, in a part
-                # where a developer of his stands too: two hexes of the part. A part no tile's
-                # village hex (R10: one per tile) joins to new hexes or other groups has them
-                # only among the group's hexes without a palace or an opponent, and a cut
-                # covers one of those with rice (R11, R23).
-                free = len(free_hexes(s, members, v.me))
-                for j in range(2, min(4, k + (free - 1) // 2 + 1)):
-                    paid = max(0, j - have)
-                    if size >= 2 * j and j + k + paid <= ap:
-                        second.append((j, k, paid, min(size, v.cap * j) // 2))
+            second = _cut_options(v, gi)
             if second:
                 # Keyed apart (−2 − gi): a festival on a palace in a part is not spoilt by the
                 # opponents tied to the city's old palace (``_festival_options``).
                 out.append((-2 - gi, pareto(second)))
     # A group made from nothing: two new village hexes, an entry and the palace (value 2);
     # four hexes for value 4.
-    for _ in range(4, ap + 1 if v.village_tiles >= 2 else 0, 4):
+    for _ in range(4, v.ap + 1 if v.village_tiles >= 2 else 0, 4):
         opts = [(1, 2, 1, 1)]
-        if ap >= 6 and best_value(v, 4, 0) >= 4:
+        if v.ap >= 6 and best_value(v, 4, 0) >= 4:
             opts.append((1, 4, 1, 2))
         out.append((-1, opts))
     return out
+
+
+def _group_options(v: View, gi: int, changed: set[int]) -> list[tuple[int, ...]]:
+    """The options of group ``gi``'s own palace: built, or enlarged (``changed``: the palaces
+    changed this turn already, R29), with ``k`` growth tiles."""
+    s, g, ap = v.s, v.g, v.ap
+    members = g.members[gi]
+    ph = g.palace[gi]
+    old = s.palace[ph] if ph >= 0 else 0
+    if ph >= 0 and ph in changed:
+        old = 99  # R29: this palace changed this turn already
+    links = v.link[gi]
+    opts: list[tuple[int, ...]] = []
+    for k in range(min(ap, v.village_tiles + 1)):  # each growth tile shows a village (R10)
+        if k == 0:
+            # No tile: the group stays as it is. His developers there may climb inside it
+            # for free (R27, one terrain); each paid arrival brings one more (R26).
+            val = best_value(v, len(members), old)
+            paid = _cheapest_arrivals(v, gi, ap - 1) if val else None
+            if paid is not None:
+                opts.append((1, 0, paid, val // 2))
+            continue
+        # A village that joins a city counts in the city's options, where this group is one
+        # of the villages; or a part of the city cut off its palace joins this village, in
+        # the city's options for its parts (``_cut_options``). A city joins villages, and
+        # parts of other cities cut off their palaces (R15, R23).
+        near = {o: need for o, need in links.items() if need <= k and (ph >= 0 or g.palace[o] < 0)}
+        if k <= 2:
+            least = min((x for x in PALACE_VALUES if x > old and v.s.palace_supply[x] > 0), default=99)
+            growths = (one_tile_growths if k == 1 else two_tile_growths)(v, gi, ph >= 0, least)
+            for grow, comps, joined in growths:
+                opts.extend(_ranked_options(v, gi, k, grow, joined, old, comps=comps))
+        else:
+            # ``t`` tiles stacked on his highest hex leave ``k − t + 1`` new hexes at most,
+            # each of the others one level above ``flat``.
+            one = _reach(v, gi, k, near, 1)
+            for t in range(1, k + 1):
+                near_t = {o: n for o, n in near.items() if n <= k - t + 1}
+                high = _reach(v, gi, k, near_t, t)
+                opts.extend(_ranked_options(v, gi, k, k - t + 1, list(near_t), old, reach=high,
+                                            lift=[high] + [one] * (k - t)))
+    return opts
+
+
+def _cut_options(v: View, gi: int) -> list[tuple[int, ...]]:
+    """R23: tiles cut group ``gi``; the parts without its palace are villages that may get
+    palaces of their own (even when this palace changed this turn, R29), and may grow and join
+    other groups. ``j`` such palaces cost ``j`` actions and their values add up to no more than
+    their hexes. Each needs a developer of his in its part (R28): those of this group and the
+    groups it may join, else a paid arrival (≥ 1 AP)."""
+    s, ap = v.s, v.ap
+    members = v.g.members[gi]
+    links = v.link[gi]
+    second: list[tuple[int, ...]] = []
+    for k in range(1, min(ap, v.land_tiles + 1)):
+        # villages, and parts of other cities cut off their palaces (R23), may join
+        within = {o: need for o, need in links.items() if need <= k}
+        # R24, R25: an opponent's developer higher than any of his may stand there
+        # out-ranks him, so it stays out of every part that gets a palace, and so does
+        # at least one hex cut off with it; a village with one joins in part.
+        reach = max(_reach(v, gi, k, within, t) for t in range(1, k + 1))
+        above = sum(1 for h in members if s.dev[h] >= 0 and s.dev[h] != v.me and s.level[h] > reach)
+        joinable = sorted((_joined_size(v, o, v.opp_top[o] > reach, reach, 2 * k) for o in within),
+                          reverse=True)
+        # all the parts together: no more than the covered hexes cut off the palace
+        size = min(len(members) - 2 - above, v.split_total(gi, 2 * k)) + k + sum(joinable[:2 * k])
+        # His developers in other groups come in only through a tile's village hex
+        # (R10: one per tile), which joins them to one part: k parts at most.
+        have = v.count[gi] + min(k, sum(v.count[o] for o in within))
+        # One new palace: in the part he must out-rank the opponents left there too.
+        levels: dict[int, list[int]] = {}
+        for h in members:
+            if s.dev[h] >= 0 and s.dev[h] != v.me and s.level[h] <= reach:
+                levels.setdefault(s.dev[h], []).append(s.level[h])
+        single = _part_options(v, gi, k, within, reach, [(max(0, len(members) - 2 - above), levels)])
+        # Where every set of covers can be tried, the parts themselves, each with every
+        # opponent standing in it (``View.cut_parts``), and room for the palace and for
+        # him (R28: two hexes without an opponent, the ``k`` tiles' new hexes
+        # included): a line both ways allow.
+        made = v.cut_parts(gi, 2 * k) if single else None
+        if made is not None:
+            single = meet(single, _part_options(v, gi, k, within, reach, [
+                (n, lv) for n, lv in made if n - sum(map(len, lv.values())) + k >= 2], made=True))
+        second += single
+        # R28: each new palace stands on a village hex without a developer, in a part
+        # where a developer of his stands too: two hexes of the part. A part no tile's
+        # village hex (R10: one per tile) joins to new hexes or other groups has them
+        # only among the group's hexes without a palace or an opponent, and a cut
+        # covers one of those with rice (R11, R23).
+        free = len(free_hexes(s, members, v.me))
+        for j in range(2, min(4, k + (free - 1) // 2 + 1)):
+            paid = max(0, j - have)
+            if size >= 2 * j and j + k + paid <= ap:
+                second.append((j, k, paid, min(size, v.cap * j) // 2))
+    return second
 
 
 def _part_options(v: View, gi: int, k: int, within: dict[int, int], reach: int,
