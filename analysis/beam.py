@@ -216,6 +216,116 @@ def play_out_festival(s: GameState, decide: Callable[[GameState], Action], limit
     return n
 
 
+class _Beam:
+    """One beam search over the mover's turn (``search_turn``): the best line so far, the
+    boards met (transpositions merged), the nodes pushed and the clock."""
+
+    def __init__(self, s: GameState, score: Score, decide: Callable[[GameState], Action],
+                 seed: int, budget_s: float) -> None:
+        self.work = s.copy()
+        self.score, self.decide = score, decide
+        self.rng = random.Random(seed)
+        self.start, self.budget_s = time.perf_counter(), budget_s
+        self.nodes = 0
+        self.root_v = score(self.work)
+        self.best: Plan | None = Plan([], self.root_v, 0) if can_end(self.work) else None
+        self.seen: set[int] = {board_key(self.work)}
+
+    def consider(self, line: list[Action], v: float) -> None:
+        if self.best is None or v > self.best.value + 1e-9:
+            self.best = Plan(list(line), v, self.nodes)
+
+    def out_of_time(self) -> bool:
+        return time.perf_counter() - self.start > self.budget_s and self.best is not None
+
+    def replay_extra(self, extra: list[list[Action]]) -> None:
+        """Lines from elsewhere (e.g. the solver's), replayed to compete on the same score."""
+        work = self.work
+        for line in extra:
+            pushed = 0
+            try:
+                for a in line:
+                    work.push(a)
+                    pushed += 1
+                if work.festival is not None:
+                    pushed += play_out_festival(work, self.decide)
+                if work.festival is None and (pushed > len(line) or can_end(work)):
+                    self.consider(list(line), self.score(work))
+            except ValueError:
+                pass
+            for _ in range(pushed):
+                work.pop()
+
+    def expand(self, beam: list[tuple[float, list[Action]]], tile_cap: int
+               ) -> list[tuple[float, list[Action]]]:
+        """Every line of the beam one action longer, scored; a festival closes its line."""
+        work = self.work
+        children: list[tuple[float, list[Action]]] = []
+        for _, line in beam:
+            for a in line:
+                work.push(a)
+            for a in candidate_actions(work, self.rng, tile_cap):
+                try:
+                    work.push(a)
+                except IllegalAction:
+                    continue  # R8, R13, R15, AP: the engine has the last word
+                self.nodes += 1
+                if isinstance(a, Festival):
+                    k = play_out_festival(work, self.decide)
+                    self.consider(line + [a], self.score(work))
+                    for _ in range(k):
+                        work.pop()
+                else:
+                    children.append((self.score(work), line + [a]))
+                work.pop()
+            for _ in line:
+                work.pop()
+            if self.out_of_time():
+                break
+        return children
+
+    def select(self, children: list[tuple[float, list[Action]]], width: int
+               ) -> list[tuple[float, list[Action]]]:
+        """The next beam: the best ``width`` children on boards not met before, and beyond the
+        width the best one that ends with a tile (diversity); each that may end is a line."""
+        work = self.work
+        children.sort(key=lambda c: -c[0])
+        beam: list[tuple[float, list[Action]]] = []
+        tile_kept = False
+        for v, line in children:
+            full = len(beam) >= width
+            if full and (tile_kept or not isinstance(line[-1], Tile)):
+                continue
+            for a in line:
+                work.push(a)
+            key = board_key(work)
+            if key not in self.seen:
+                self.seen.add(key)
+                if can_end(work):
+                    self.consider(line, v)
+                beam.append((v, line))
+                tile_kept = tile_kept or isinstance(line[-1], Tile)
+            for _ in line:
+                work.pop()
+            if len(beam) >= width and tile_kept:
+                break
+        return beam
+
+    def owed_tile(self, beam: list[tuple[float, list[Action]]]) -> Plan:
+        """Where only lines still owing a tile were seen (R8): the first that can place one,
+        with it."""
+        work = self.work
+        for _, line in beam:
+            for a in line:
+                work.push(a)
+            tile = work.find_placement(work.turn.ap + work.token_bonus())
+            for _ in line:
+                work.pop()
+            if tile is not None and work.turn.ap >= 1:
+                return Plan(line + [tile], self.score(work), self.nodes)
+        return Plan([], self.root_v, self.nodes)
+
+
 def search_turn(
     s: GameState,
     score: Score,
@@ -231,95 +341,19 @@ def search_turn(
 
     ``extra`` lines (e.g. the solver's) are replayed and compete on the same score.
     """
-    work = s.copy()
-    rng = random.Random(seed)
-    start = time.perf_counter()
-    nodes = 0
-    root_v = score(work)
-    best: Plan | None = Plan([], root_v, 0) if can_end(work) else None
-    beam: list[tuple[float, list[Action]]] = [(root_v, [])]
-    seen: set[int] = {board_key(work)}
-
-    def consider(line: list[Action], v: float) -> None:
-        nonlocal best
-        if best is None or v > best.value + 1e-9:
-            best = Plan(list(line), v, nodes)
-
-    for line in extra or []:
-        pushed = 0
-        try:
-            for a in line:
-                work.push(a)
-                pushed += 1
-            if work.festival is not None:
-                pushed += play_out_festival(work, decide)
-            if work.festival is None and (pushed > len(line) or can_end(work)):
-                consider(list(line), score(work))
-        except ValueError:
-            pass
-        for _ in range(pushed):
-            work.pop()
-
+    b = _Beam(s, score, decide, seed, budget_s)
+    b.replay_extra(extra or [])
+    beam: list[tuple[float, list[Action]]] = [(b.root_v, [])]
     # Every action but the token and some moves costs AP (R7, R27): the AP bound the depth.
-    max_depth = min(max_depth, work.turn.ap + work.token_bonus() + 2)
+    max_depth = min(max_depth, b.work.turn.ap + b.work.token_bonus() + 2)
     for _depth in range(max_depth):
-        children: list[tuple[float, list[Action]]] = []
-        for _, line in beam:
-            for a in line:
-                work.push(a)
-            for a in candidate_actions(work, rng, tile_cap):
-                try:
-                    work.push(a)
-                except IllegalAction:
-                    continue  # R8, R13, R15, AP: the engine has the last word
-                nodes += 1
-                if isinstance(a, Festival):
-                    k = play_out_festival(work, decide)
-                    consider(line + [a], score(work))
-                    for _ in range(k):
-                        work.pop()
-                else:
-                    children.append((score(work), line + [a]))
-                work.pop()
-            for _ in line:
-                work.pop()
-            if time.perf_counter() - start > budget_s and best is not None:
-                break
+        children = b.expand(beam, tile_cap)
         if not children:
             break
-        children.sort(key=lambda c: -c[0])
-        beam = []
-        tile_kept = False
-        for v, line in children:
-            full = len(beam) >= width
-            if full and (tile_kept or not isinstance(line[-1], Tile)):
-                continue  # beyond the width, only the best tile line is kept (diversity)
-            for a in line:
-                work.push(a)
-            key = board_key(work)
-            if key not in seen:
-                seen.add(key)
-                if can_end(work):
-                    consider(line, v)
-                beam.append((v, line))
-                tile_kept = tile_kept or isinstance(line[-1], Tile)
-            for _ in line:
-                work.pop()
-            if len(beam) >= width and tile_kept:
-                break
-        if time.perf_counter() - start > budget_s and best is not None:
+        beam = b.select(children, width)
+        if b.out_of_time():
             break
-    if best is None:  # only lines still owing a tile were seen (R8): place one and stop
-        for _, line in beam:
-            for a in line:
-                work.push(a)
-            tile = work.find_placement(work.turn.ap + work.token_bonus())
-            for _ in line:
-                work.pop()
-            if tile is not None and work.turn.ap >= 1:
-                return Plan(line + [tile], score(work), nodes)
-        return Plan([], root_v, nodes)
-    return best
+    return b.owed_tile(beam) if b.best is None else b.best
 
 
 def festival_decision(s: GameState) -> Action:
