@@ -34,7 +34,7 @@ from core.actions import (
 )
 from core.errors import IllegalAction
 from core.groups import all_ponds, pond_ring
-from core.hexmap import MAPS_KEPT, PRINTED_IRRIGATION, HexMap
+from core.hexmap import PRINTED_IRRIGATION
 from core.legality import PALACE_VALUES, ring_holder
 from core.paths import move_costs
 from core.state import GameState
@@ -74,24 +74,6 @@ def interesting_hexes(s: GameState) -> set[int]:
     return out
 
 
-_SHAPES: dict[HexMap, list[list[tuple[int, ...]]]] = {}  # keyed on the map: bound_view._SHAPES
-
-
-def shapes_at(s: GameState) -> list[list[tuple[int, ...]]]:
-    """Per hex, the pairs and triangles of the map that contain it (cached per map)."""
-    m = s.map
-    got = _SHAPES.get(m)
-    if got is None:
-        got = [[] for _ in range(len(m.kind))]
-        for shape in (*m.pairs, *m.triangles):
-            for h in shape:
-                got[h].append(shape)
-        if len(_SHAPES) >= MAPS_KEPT:
-            _SHAPES.clear()
-        _SHAPES[m] = got
-    return got
-
-
 def _orientations(shape: tuple[int, ...]) -> list[Tile]:
     """The tiles a shape can carry: its village on each hex, rice on the rest (R10)."""
     out = []
@@ -109,7 +91,7 @@ def tile_candidates(s: GameState, rng: random.Random, tile_cap: int) -> list[Til
     m = s.map
     level, dev, pal, irr = s.level, s.dev, s.palace, s.irrigated
     hot = interesting_hexes(s)
-    per_hex = shapes_at(s)
+    per_hex = m.shapes_at
 
     def free(h: int) -> bool:
         return not irr[h] and dev[h] < 0 and not pal[h] and m.kind[h] != PRINTED_IRRIGATION

@@ -98,6 +98,11 @@ class HexMap:
     rim_cost: list[int]  # R26: 1 lowland rim, 2 mountain rim, 0 otherwise
     triangles: tuple[tuple[int, int, int], ...] = field(default=())
     pairs: tuple[tuple[int, int], ...] = field(default=())
+    # Per hex id, worked out with the shapes (``_add_shapes``) and read only: the triangles
+    # through it, the other hex of each pair through it, and every pair then triangle through it.
+    tris_at: list[list[tuple[int, int, int]]] = field(default_factory=list)
+    partners: list[list[int]] = field(default_factory=list)
+    shapes_at: list[list[tuple[int, ...]]] = field(default_factory=list)
 
     def on_map(self, h: int) -> bool:
         return 0 <= h < SIZE and self.kind[h] != OFF
@@ -227,11 +232,24 @@ def _add_shapes(m: HexMap) -> None:
                         tris.add(t)
     m.pairs = tuple(sorted(pairs))
     m.triangles = tuple(sorted(tris))  # type: ignore[arg-type]
+    m.tris_at = [[] for _ in range(SIZE)]
+    m.partners = [[] for _ in range(SIZE)]
+    m.shapes_at = [[] for _ in range(SIZE)]
+    for a, b in m.pairs:
+        m.partners[a].append(b)
+        m.partners[b].append(a)
+    for shape in (*m.pairs, *m.triangles):
+        for h in shape:
+            m.shapes_at[h].append(shape)
+    for tri in m.triangles:
+        for h in tri:
+            m.tris_at[h].append(tri)
 
 
-# Maps parsed once and kept. Caches of what a map implies (the solver's shapes per hex) are
-# keyed on the map object itself and hold this many at most: keyed on ``id(map)``, a map freed
-# and another made at the same address would be handed the first one's entries.
+# Maps parsed once and kept. What a map implies belongs on the map (``_add_shapes``); a cache
+# of what a map and a position imply is keyed on the map object itself and holds this many
+# maps at most: keyed on ``id(map)``, a map freed and another made at the same address would
+# be handed the first one's entries.
 MAPS_KEPT = 16
 
 

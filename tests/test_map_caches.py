@@ -1,8 +1,9 @@
-"""Caches of what a map implies (the solver's and the players' shapes per hex, the flat shapes
-of the pond bound, the evaluation's ponds) are keyed on the map object, never on ``id(map)``
-(core/hexmap.py, ``MAPS_KEPT``): CPython hands a freed object's address to the next object
-made, so a map dropped and another made in its place would get the first one's entries, and
-the bound (R10, R12, R37) would be worked out on hexes the board does not have."""
+"""What a map implies lives on the map (the shapes through each hex, ``HexMap.shapes_at``), and
+caches of what a map and a position imply (the flat shapes of the pond bound, the evaluation's
+ponds) are keyed on the map object, never on ``id(map)`` (core/hexmap.py, ``MAPS_KEPT``):
+CPython hands a freed object's address to the next object made, so a map dropped and another
+made in its place would get the first one's entries, and the bound (R10, R12, R37) would be
+worked out on hexes the board does not have."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from collections.abc import Callable
 
 import pytest
 
-from analysis.beam import shapes_at
 from analysis.evaluation import ponds
 from analysis.solver.bound_ponds import _flat_shapes
 from analysis.solver.bound_view import shapes_by_hex
@@ -20,7 +20,7 @@ from core.actions import Tile
 from core.hexmap import parse_map
 from core.state import GameState, Player
 
-CACHED: list[Callable[[GameState], object]] = [shapes_by_hex, shapes_at, _flat_shapes, ponds]
+CACHED: list[Callable[[GameState], object]] = [_flat_shapes, ponds]
 
 
 def _state(width: int, name: str) -> GameState:
@@ -52,7 +52,7 @@ def test_r04_maps_made_one_after_another_each_get_their_own_shapes() -> None:
         tris, pairs = shapes_by_hex(s)
         assert {tuple(sorted((a, b))) for a in m.hexes for b in pairs[a]} == set(m.pairs), i
         assert {t for h in m.hexes for t in tris[h]} == set(m.triangles), i
-        assert {x for h in m.hexes for shape in shapes_at(s)[h] for x in shape} <= on_map, i
+        assert {x for h in m.hexes for shape in m.shapes_at[h] for x in shape} <= on_map, i
         assert {x for h in m.hexes for shape, _, _ in _flat_shapes(s)[h] for x in shape} <= on_map, i
         assert {x for pond, ring in ponds(s) for x in (*pond, *ring)} <= on_map, i
         del m, s

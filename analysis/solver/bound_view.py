@@ -11,7 +11,6 @@ from functools import lru_cache
 from itertools import combinations
 from math import comb
 
-from core.hexmap import MAPS_KEPT, SIZE, HexMap
 from core.legality import PALACE_VALUES
 from core.state import GameState
 
@@ -121,28 +120,9 @@ def meet(a: Sequence[tuple[int, ...]], b: Sequence[tuple[int, ...]]) -> list[tup
     return pareto([(*(max(x, y) for x, y in zip(o[:-1], q[:-1])), min(o[-1], q[-1])) for o in a for q in b])
 
 
-# Keyed on the map itself (identity: ``HexMap`` has eq=False), never on ``id(map)``: the entry
-# keeps its map alive, so a map freed and another made at the same address cannot be handed
-# the first one's shapes. A few maps at most (cleared past ``MAPS_KEPT``).
-_SHAPES: dict[HexMap, tuple[list[list[tuple[int, int, int]]], list[list[int]]]] = {}
-
-
 def shapes_by_hex(s: GameState) -> tuple[list[list[tuple[int, int, int]]], list[list[int]]]:
-    """Per hex id: the triangles and the partner hexes of the pairs it belongs to (cached per map)."""
-    got = _SHAPES.get(s.map)
-    if got is None:  # the value kept here is returned: the app's threads may clear the cache
-        tris: list[list[tuple[int, int, int]]] = [[] for _ in range(SIZE)]
-        pairs: list[list[int]] = [[] for _ in range(SIZE)]
-        for tri in s.map.triangles:
-            for h in tri:
-                tris[h].append(tri)
-        for a, b in s.map.pairs:
-            pairs[a].append(b)
-            pairs[b].append(a)
-        if len(_SHAPES) >= MAPS_KEPT:
-            _SHAPES.clear()
-        got = _SHAPES[s.map] = (tris, pairs)
-    return got
+    """Per hex id: the triangles and the partner hexes of the pairs it belongs to (the map's)."""
+    return s.map.tris_at, s.map.partners
 
 
 def rank(levels: list[int]) -> tuple[int, ...]:
