@@ -173,28 +173,6 @@ PART1_KINDS = ("tile1", "tile2", "tile3", "enter", "move", "exit", "palace", "ir
                "token", "end")
 
 
-def random_line(players: int, seed: int, n_actions: int, play_seed: int | None = None) -> list[str]:
-    """A fixed seeded random play from ``GameState.new(players, seed)``: at each step an action
-    kind is drawn uniformly among the kinds available (so developers, palaces and irrigation
-    appear, not only tiles), then an action of that kind. Returns the action texts."""
-    s = GameState.new(players, seed=seed)
-    rng = random.Random(seed if play_seed is None else play_seed)
-    line = []
-    for _ in range(n_actions):
-        if s.is_terminal():
-            break
-        by_kind: dict[str, list[Action]] = defaultdict(list)
-        for a in s.legal_actions():
-            by_kind[a.kind].append(a)
-        if not by_kind:
-            break
-        kind = rng.choice(sorted(by_kind))
-        a = rng.choice(by_kind[kind])
-        s.push(a)
-        line.append(str(a))
-    return line
-
-
 def random_states(players: int, seed: int, steps: int) -> Iterator[tuple[GameState, random.Random]]:
     """The states of a seeded random game by kind (``benchmarks.common.choose``: a kind of
     action first, so developers, palaces and festivals come up), one per action, with the
