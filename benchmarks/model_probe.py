@@ -25,12 +25,26 @@ import json
 import os
 import sys
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 for path in (ROOT, HERE):
     if path not in sys.path:
         sys.path.insert(0, path)
+
+
+def _solver(limit: float) -> cp_model.CpSolver:
+    """CP-SAT as the model engine runs it on this machine: two workers, ``limit`` seconds."""
+    from analysis.solver.ortools_cp import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 2
+    solver.parameters.max_time_in_seconds = limit
+    return solver
 
 
 def probe(pid: str, row: dict[str, object], limit: float) -> str:
@@ -47,9 +61,7 @@ def probe(pid: str, row: dict[str, object], limit: float) -> str:
     pinned = build_turn_model(s)
     built = time.perf_counter() - t
     pin_line(pinned, s, line)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 2
-    solver.parameters.max_time_in_seconds = limit
+    solver = _solver(limit)
     if solver.solve(pinned.model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return f"{pid}: the pinned model has no solution in {limit:g} s"
     m = pinned.model
@@ -65,9 +77,7 @@ def probe(pid: str, row: dict[str, object], limit: float) -> str:
             if not first:
                 first.append(time.perf_counter() - start)
 
-    solver2 = cp_model.CpSolver()
-    solver2.parameters.num_workers = 2
-    solver2.parameters.max_time_in_seconds = limit
+    solver2 = _solver(limit)
     status = solver2.solve(whole.model, First())
     found = (f"best {solver2.objective_value:g}, bound {solver2.best_objective_bound:g}"
              if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else "no solution")
