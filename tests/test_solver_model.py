@@ -24,6 +24,7 @@ from analysis.solver.common import Outcome, SolveResult, replay
 from analysis.solver.model import STEPS, build_turn_model, model_bound, solve_model
 from analysis.solver.model_board import build_board
 from analysis.solver.model_keys import beats
+from analysis.solver.model_reach import OFF
 from analysis.solver.ortools_cp import cp_model
 from analysis.solver.selfplay import random_action, random_position
 from core.actions import Action, End, Festival, Tile, parse_action, parse_actions
@@ -197,6 +198,29 @@ def test_model_engine_proves_only_the_true_optimum(seed: int) -> None:
         assert r.bound >= ref.best
         if r.optimal:
             assert (r.best, r.handed, r.ap_spent) == (ref.best, ref.handed, ref.ap_spent)
+
+
+def test_r26_r27_a_walks_least_ap_is_never_above_the_engines_path_cost() -> None:
+    """The model charges each developer at least ``Labels.least[h]`` AP for standing on ``h``
+    (a cut the LP sees): sound only if no walk the engine allows now costs less, and no hex
+    such a walk reaches within the budget is left out. Tiles of this turn only make walks
+    cheaper, so the engine's cost on the board as it is bounds ``least`` from above."""
+    costs: list[int] = []
+    entries: list[int] = []
+    for seed in range(16):
+        s = position(seed, 2 + seed % 3)
+        tm = build_turn_model(s)
+        budget = s.turn.ap + s.token_bonus()
+        for src in s.developers(s.to_move):
+            least = tm.reach.systems[src].least
+            assert least[src] == 0
+            for h, c in s.path_costs(src, budget).items():
+                if c <= budget and s.dev[h] < 0 and not s.palace[h]:
+                    assert h in least and least[h] <= c, (seed, src, h, c, least.get(h))
+            costs += least.values()
+        if OFF in tm.reach.systems:  # R26: entering costs the space's cost, 1 AP at least
+            entries += tm.reach.systems[OFF].least.values()
+    assert len(costs) > 50 and max(costs) >= 1 and entries and min(entries) >= 1
 
 
 def test_build_turn_model_does_not_change_the_state() -> None:

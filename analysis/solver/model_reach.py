@@ -9,9 +9,12 @@ too (``B * AP + hops``), so no loop of free steps can reach a hex the developer 
 developer may also leave the board at a border or rim hex and enter again elsewhere (R27).
 
 A developer's walk over the turn costs at least the label of every hex it stands on at a scoring
-moment, so ``cost[i] >= label`` there; tiles laid after it passed, palaces built this turn and
-irrigations are not obstacles here, and paths may pass the mover's own developers (R27): all of
-which only lets more lines through (a relaxation).
+moment, so ``cost[i] >= label`` there, and at least ``Labels.least[h]``, the fewest AP
+``within_budget`` finds to get there, as a plain linear cut (``model_keys.snapshot``): the
+label's constraint holds only where the developer is placed, which the LP relaxation weakens to
+nothing; the cut keeps what the walk costs in the LP. Tiles laid after it passed, palaces built
+this turn and irrigations are not obstacles here, and paths may pass the mover's own developers
+(R27): all of which only lets more lines through (a relaxation).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ class Labels:
     """One developer's (or the supply's) reach: ``reach[h]``, ``label[h]`` and its AP ``cost``."""
 
     source: int  # hex of the developer, or OFF for the supply
+    least: dict[int, int]  # the fewest AP a walk to each hex can cost (``within_budget``)
     reach: dict[int, cp_model.IntVar] = field(default_factory=dict)
     label: dict[int, cp_model.IntVar] = field(default_factory=dict)
 
@@ -97,7 +101,9 @@ def _system(m: cp_model.CpModel, b: Board, src: int, nodes: list[int], cost: dic
             top: int) -> Labels:
     s = b.s
     mm = s.map
-    lab = Labels(src)
+    least = within_budget(b, src, set(nodes))
+    lab = Labels(src, least)
+    nodes = [h for h in nodes if h in least]
     for h in nodes:
         lab.reach[h] = m.new_bool_var(f"reach_{src}_{h}")
         lab.label[h] = m.new_int_var(0, top, f"label_{src}_{h}")
@@ -142,8 +148,9 @@ def _system(m: cp_model.CpModel, b: Board, src: int, nodes: list[int], cost: dic
     return lab
 
 
-def within_budget(b: Board, src: int, nodes: set[int]) -> set[int]:
-    """The hexes a walk from ``src`` (OFF: an entry) can reach for at most the budget's AP.
+def within_budget(b: Board, src: int, nodes: set[int]) -> dict[int, int]:
+    """The hexes a walk from ``src`` (OFF: an entry) can reach for at most the budget's AP,
+    with the fewest AP it can cost to get there.
 
     A search over (hex, hexes taken as covered this turn so far, whether this one is): a
     covered hex is land of either terrain, so stepping on or off it is free; a step between two
@@ -182,25 +189,26 @@ def within_budget(b: Board, src: int, nodes: set[int]) -> set[int]:
             if n in nodes:
                 differ = s.level[h] > 0 and s.level[n] > 0 and s.terrain[h] != s.terrain[n]
                 arrive(c, 0 if wild else int(differ), n, w)
-    return {h for h, _, _ in best if h != OFF}
+    least: dict[int, int] = {}
+    for (h, _, _), c in best.items():
+        if h != OFF and c < least.get(h, k + 1):
+            least[h] = c
+    return least
 
 
 def build_reach(m: cp_model.CpModel, b: Board) -> Reach:
     s = b.s
     nodes = walkable(b)
-    node_set = set(nodes)
     B = len(nodes) + 2
     top = B * (b.budget + 1)
-    cost = _step_costs(m, b, node_set)
+    cost = _step_costs(m, b, set(nodes))
     r = Reach(B)
     for h in s.developers(s.to_move):
-        near = within_budget(b, h, node_set)
-        r.systems[h] = _system(m, b, h, [x for x in nodes if x in near], cost, B, top)
+        r.systems[h] = _system(m, b, h, nodes, cost, B, top)
     off = s.players[s.to_move].developers_off
     r.entries = min(off, b.budget)
     if r.entries:
-        near = within_budget(b, OFF, node_set)
-        r.systems[OFF] = _system(m, b, OFF, [x for x in nodes if x in near], cost, B, top)
+        r.systems[OFF] = _system(m, b, OFF, nodes, cost, B, top)
     return r
 
 
