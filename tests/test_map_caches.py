@@ -15,7 +15,6 @@ import pytest
 
 from analysis.evaluation import ponds
 from analysis.solver.bound_ponds import _flat_shapes
-from analysis.solver.bound_view import shapes_by_hex
 from core.actions import Tile
 from core.hexmap import parse_map
 from core.state import GameState, Player
@@ -49,7 +48,7 @@ def test_r04_maps_made_one_after_another_each_get_their_own_shapes() -> None:
     for i in range(80):
         s = _state(4 + i % 2, f"in-turn-{i}")
         m, on_map = s.map, set(s.map.hexes)
-        tris, pairs = shapes_by_hex(s)
+        tris, pairs = m.tris_at, m.partners
         assert {tuple(sorted((a, b))) for a in m.hexes for b in pairs[a]} == set(m.pairs), i
         assert {t for h in m.hexes for t in tris[h]} == set(m.triangles), i
         assert {x for h in m.hexes for shape in m.shapes_at[h] for x in shape} <= on_map, i
@@ -63,13 +62,11 @@ def test_r04_the_caches_hold_a_few_maps_not_every_map_ever_met() -> None:
     # Move generation (R10: the shapes of every tile) and the bound, over 40 maps in turn.
     first = _state(4, "first-of-many")
     assert any(isinstance(a, Tile) for a in first.legal_actions())
-    shapes_by_hex(first)
     held = weakref.ref(first.map)
     del first
     for i in range(40):
         s = _state(4 + i % 2, f"one-of-many-{i}")
         list(s.legal_actions())
-        shapes_by_hex(s)
         _flat_shapes(s)
     del s
     gc.collect()

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from analysis.solver.bound_rings import Parts, Reach, bridged_reach, holder_routes, ring_class
-from analysis.solver.bound_view import Raw, pareto, shapes_by_hex
+from analysis.solver.bound_view import Raw, pareto
 from core.groups import all_ponds
 from core.state import GameState
 
@@ -35,7 +35,7 @@ def _cover(s: GameState, bare: set[int], budget: int = 7, avoid: frozenset[int] 
     would leave it land, never irrigated; R11: none on it after)."""
     if not bare:
         return 0, 0
-    tris, pairs = shapes_by_hex(s)
+    tris, pairs = s.map.tris_at, s.map.partners
     level, irr = s.level, s.irrigated
     me = s.players[s.to_move]
     two = me.doubles > 0  # a three-space tile covers two of them only through a flat triangle
@@ -156,7 +156,7 @@ def _flat_shapes(s: GameState) -> list[list[tuple[frozenset[int], int, int]]]:
     key = (s.map, bytes(s.level), bytes(s.irrigated), tuple(x > 0 for x in supply))
     got = _FLAT.get(key)
     if got is None:
-        tris, pairs = shapes_by_hex(s)
+        tris, pairs = s.map.tris_at, s.map.partners
         level, irr, kind = s.level, s.irrigated, s.map.kind
 
         def flat(x: int) -> bool:

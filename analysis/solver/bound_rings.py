@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from analysis.solver.bound_view import best_key, component, shapes_by_hex
+from analysis.solver.bound_view import best_key, component
 from core.state import GameState
 
 
@@ -218,7 +218,7 @@ def _one_tile_wins(s: GameState, hexes: list[int], best: tuple[int, ...], each: 
     if wins(()):
         return True
     me = s.players[s.to_move]
-    tris, pairs = shapes_by_hex(s)
+    tris, pairs = s.map.tris_at, s.map.partners
     shapes: list[tuple[int, ...]] = []
     for h in hexes:
         if me.villages + me.rice and s.map.is_central(h):

@@ -1,7 +1,7 @@
 """What the events of the admissible bound (``bound.py``) share about a position: the mover's
 village groups, their free parts, the levels tiles can reach near them, how far apart they lie.
 A ``View`` is made for one position and one count of AP, and caches what it works out. The
-pieces every bound module uses (``pareto``, ``shapes_by_hex``, ``Comps``) live here too, at
+pieces every bound module uses (``pareto``, ``Comps``) live here too, at
 the bottom of the bound's layers: nothing here imports another bound module."""
 
 from __future__ import annotations
@@ -118,11 +118,6 @@ def meet(a: Sequence[tuple[int, ...]], b: Sequence[tuple[int, ...]]) -> list[tup
     meet, the larger of each count and the smaller points."""
     a, b = pareto(a), pareto(b)
     return pareto([(*(max(x, y) for x, y in zip(o[:-1], q[:-1])), min(o[-1], q[-1])) for o in a for q in b])
-
-
-def shapes_by_hex(s: GameState) -> tuple[list[list[tuple[int, int, int]]], list[list[int]]]:
-    """Per hex id: the triangles and the partner hexes of the pairs it belongs to (the map's)."""
-    return s.map.tris_at, s.map.partners
 
 
 def rank(levels: list[int]) -> tuple[int, ...]:
@@ -316,7 +311,7 @@ class View:
         got = self._tiles.get(key)
         if got is None:
             s = self.s
-            tris, pairs = shapes_by_hex(s)
+            tris, pairs = s.map.tris_at, s.map.partners
             got = [()] if single > 0 and s.map.is_central(h) and not (r13 and self._on_one(h, lv, (h,), raised)) else []
             shapes: list[tuple[int, ...]] = []
             if s.players[self.me].doubles > 0:

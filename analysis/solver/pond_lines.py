@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from analysis.solver.bound_ponds import pond_growths
-from analysis.solver.bound_view import shapes_by_hex
 from analysis.solver.common import Deadline
 from core.actions import RICE, VILLAGE, Action, Enter, Irrigate, Move, Tile, Token
 from core.errors import IllegalAction
@@ -360,7 +359,7 @@ def _cover_search(c: GameState, seed: int, deadline: Deadline | None, nodes: lis
 
 def _shapes_through(c: GameState, h: int) -> list[tuple[int, ...]]:
     """The single, pairs and triangles of the map through ``h`` (the bound's per-map cache)."""
-    tris, pairs = shapes_by_hex(c)
+    tris, pairs = c.map.tris_at, c.map.partners
     return [(h,), *((h, b) for b in pairs[h]), *tris[h]]
 
 
