@@ -97,13 +97,13 @@ def _step_costs(m: cp_model.CpModel, b: Board, nodes: set[int]) -> dict[tuple[in
     return cost
 
 
-def _system(m: cp_model.CpModel, b: Board, src: int, nodes: list[int], cost: dict, B: int,
-            top: int) -> Labels:
+def _system(m: cp_model.CpModel, b: Board, src: int, walk: list[int], least: dict[int, int],
+            cost: dict, B: int, top: int) -> Labels:
+    """``src``'s labels on the hexes of ``walk`` that ``least`` names (``within_budget``)."""
     s = b.s
     mm = s.map
-    least = within_budget(b, src, set(nodes))
     lab = Labels(src, least)
-    nodes = [h for h in nodes if h in least]
+    nodes = [h for h in walk if h in least]
     for h in nodes:
         lab.reach[h] = m.new_bool_var(f"reach_{src}_{h}")
         lab.label[h] = m.new_int_var(0, top, f"label_{src}_{h}")
@@ -201,14 +201,14 @@ def build_reach(m: cp_model.CpModel, b: Board) -> Reach:
     nodes = walkable(b)
     B = len(nodes) + 2
     top = B * (b.budget + 1)
-    cost = _step_costs(m, b, set(nodes))
+    node_set = set(nodes)
+    cost = _step_costs(m, b, node_set)
     r = Reach(B)
-    for h in s.developers(s.to_move):
-        r.systems[h] = _system(m, b, h, nodes, cost, B, top)
     off = s.players[s.to_move].developers_off
     r.entries = min(off, b.budget)
-    if r.entries:
-        r.systems[OFF] = _system(m, b, OFF, nodes, cost, B, top)
+    for src in [*s.developers(s.to_move), *([OFF] if r.entries else [])]:
+        least = within_budget(b, src, node_set)
+        r.systems[src] = _system(m, b, src, nodes, least, cost, B, top)
     return r
 
 
