@@ -27,7 +27,7 @@ from analysis.solver.model_keys import beats
 from analysis.solver.model_reach import OFF
 from analysis.solver.ortools_cp import cp_model
 from analysis.solver.selfplay import random_action, random_position
-from core.actions import Action, End, Festival, Tile, parse_action, parse_actions
+from core.actions import Action, End, Enter, Exit, Festival, Move, Tile, parse_action, parse_actions
 from core.errors import IllegalAction
 from core.ranking import highest
 from core.state import GameState
@@ -217,10 +217,60 @@ def test_r26_r27_a_walks_least_ap_is_never_above_the_engines_path_cost() -> None
             for h, c in s.path_costs(src, budget).items():
                 if c <= budget and s.dev[h] < 0 and not s.palace[h]:
                     assert h in least and least[h] <= c, (seed, src, h, c, least.get(h))
+                    assert tm.reach.systems[src].least_laid[h] <= c
             costs += least.values()
         if OFF in tm.reach.systems:  # R26: entering costs the space's cost, 1 AP at least
             entries += tm.reach.systems[OFF].least.values()
     assert len(costs) > 50 and max(costs) >= 1 and entries and min(entries) >= 1
+
+
+def _walks(s: GameState, rng: random.Random) -> tuple[list[tuple[int, int, int]], int] | None:
+    """A random turn of the mover: (source, hex, walk AP) of each developer that moved or
+    entered, and the tiles laid; None when one left the board (who comes back is unclear)."""
+    me, tiles = s.to_move, 0
+    origin: dict[int, int] = {}  # hex -> where the developer there started
+    spent: dict[int, int] = {}  # hex -> the AP its developer's moves cost
+    for _ in range(10):
+        a = random_action(s, rng)
+        if a is None or isinstance(a, End) or s.to_move != me:
+            break
+        ap = s.turn.ap
+        s.push(a)
+        if isinstance(a, Exit):
+            return None
+        if isinstance(a, Tile):
+            tiles += 1
+        elif isinstance(a, Move):
+            origin[a.dst] = origin.pop(a.src, a.src)
+            spent[a.dst] = spent.pop(a.src, 0) + ap - s.turn.ap
+        elif isinstance(a, Enter):
+            origin[a.hex], spent[a.hex] = OFF, ap - s.turn.ap
+    return [(src, h, spent[h]) for h, src in origin.items()], tiles
+
+
+def test_r26_r27_a_walk_and_its_tiles_cost_no_less_than_least_laid() -> None:
+    """``Labels.least_laid[h]`` (the walk's AP plus the tiles it needs, a cut the LP sees)
+    is sound only if no real turn gets a developer to ``h`` for less: random turns that lay
+    tiles and walk over them, on mini maps, never do; and it charges something beyond the
+    walk somewhere (else the cut would be idle)."""
+    rng = random.Random(5)
+    checked = charged = 0
+    for seed in range(20):
+        s = position(seed, 3 + seed % 2)
+        tm = build_turn_model(s)
+        for h_lab in tm.reach.systems.values():
+            charged += sum(h_lab.least_laid[h] > c for h, c in h_lab.least.items())
+        for _ in range(25):
+            got = _walks(s.copy(), rng)
+            if got is None:
+                continue
+            walks, tiles = got
+            for src, h, ap in walks:
+                lab = tm.reach.systems[src]
+                assert h in lab.least, (seed, src, h)
+                assert lab.least[h] <= ap and lab.least_laid[h] <= ap + tiles, (seed, src, h)
+                checked += 1
+    assert checked > 100 and charged > 0, (checked, charged)
 
 
 def test_build_turn_model_does_not_change_the_state() -> None:

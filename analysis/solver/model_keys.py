@@ -74,19 +74,21 @@ def snapshot(m: cp_model.CpModel, b: Board, r: Reach, d: Devs, name: str,
                 continue
             p = m.new_bool_var(f"{name}_dev{i}_at_{h}")
             m.add(p <= lab.reach[h])
-            least = lab.least[h]  # the walk's fewest AP, also for the LP (no big M)
+            # The walk's fewest AP, and with its tiles', also for the LP (no big M).
+            least, laid = lab.least[h], lab.least_laid[h]
             if src == OFF:  # an entered developer of its own: its label is its walk
                 c = m.new_int_var(0, b.budget, f"{name}_entry_ap_{h}")
                 m.add(lab.label[h] <= r.B * c + r.B - 1).only_enforce_if(p)
                 m.add(c == 0).only_enforce_if(p.Not())
-                if least:
-                    m.add(c >= least * p)
                 entry.append(c)
             else:
                 m.add(lab.label[h] <= r.B * d.cost[i] + r.B - 1).only_enforce_if(p)
-                if least:
-                    m.add(d.cost[i] >= least * p)
                 by_dev.setdefault(i, []).append(p)
+                c = d.cost[i]
+            if least:
+                m.add(c >= least * p)
+            if laid > least:
+                m.add(c + r.laid >= laid * p)
             snap.pos[i, h] = p
             here.append(p)
         if not here:

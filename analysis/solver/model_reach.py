@@ -36,6 +36,8 @@ class Labels:
 
     source: int  # hex of the developer, or OFF for the supply
     least: dict[int, int]  # the fewest AP a walk to each hex can cost (``within_budget``)
+    # ... and the fewest AP of that walk plus the tiles laid for it (``within_budget``)
+    least_laid: dict[int, int] = field(default_factory=dict)
     reach: dict[int, cp_model.IntVar] = field(default_factory=dict)
     label: dict[int, cp_model.IntVar] = field(default_factory=dict)
 
@@ -47,6 +49,7 @@ class Reach:
     B: int
     systems: dict[int, Labels] = field(default_factory=dict)
     entries: int = 0
+    laid: cp_model.IntVar | int = 0  # how many tiles the turn lays (``Board.n_tiles``)
 
 
 def walkable(b: Board) -> list[int]:
@@ -97,13 +100,14 @@ def _step_costs(m: cp_model.CpModel, b: Board, nodes: set[int]) -> dict[tuple[in
     return cost
 
 
-def _system(m: cp_model.CpModel, b: Board, src: int, walk: list[int], least: dict[int, int],
-            cost: dict, B: int, top: int) -> Labels:
+def _system(m: cp_model.CpModel, b: Board, src: int, walk: list[int],
+            least: tuple[dict[int, int], dict[int, int]], cost: dict, B: int, top: int
+            ) -> Labels:
     """``src``'s labels on the hexes of ``walk`` that ``least`` names (``within_budget``)."""
     s = b.s
     mm = s.map
-    lab = Labels(src, least)
-    nodes = [h for h in walk if h in least]
+    lab = Labels(src, *least)
+    nodes = [h for h in walk if h in lab.least]
     for h in nodes:
         lab.reach[h] = m.new_bool_var(f"reach_{src}_{h}")
         lab.label[h] = m.new_int_var(0, top, f"label_{src}_{h}")
@@ -148,22 +152,26 @@ def _system(m: cp_model.CpModel, b: Board, src: int, walk: list[int], least: dic
     return lab
 
 
-def within_budget(b: Board, src: int, nodes: set[int]) -> dict[int, int]:
+def within_budget(b: Board, src: int, nodes: set[int]
+                  ) -> tuple[dict[int, int], dict[int, int]]:
     """The hexes a walk from ``src`` (OFF: an entry) can reach for at most the budget's AP,
-    with the fewest AP it can cost to get there.
+    with the fewest AP the walk can cost to get there, and the fewest AP of the walk and the
+    tiles it needs together.
 
     A search over (hex, hexes taken as covered this turn so far, whether this one is): a
     covered hex is land of either terrain, so stepping on or off it is free; a step between two
-    hexes as they are now costs 1 where their terrains differ (R27); no more than three hexes
-    a tile can be covered. Every prefix of a real walk is such a path at no more cost, so
-    nothing the model needs is left out."""
+    hexes as they are now costs 1 where their terrains differ (R27). A tile covers three hexes
+    at most and costs 1 AP at least, so a path over ``w`` covered hexes leaves the turn
+    ``ceil(w / 3)`` AP fewer: on a busy board nearly every hex may be covered, and without
+    that charge every walk was free. Every prefix of a real walk is such a path (its hexes
+    covered at the time taken as covered) at no more cost and no more covered hexes than its
+    tiles cover, so nothing the model needs is left out."""
     s, mm, k = b.s, b.s.map, b.budget
-    wild_max = 3 * k
     best: dict[tuple[int, int, bool], int] = {}
     heap: list[tuple[int, int, int, bool]] = []
 
     def push(c: int, h: int, w: int, wild: bool) -> None:
-        if c <= k and w <= wild_max and best.get((h, w, wild), k + 1) > c:
+        if c + -(-w // 3) <= k and best.get((h, w, wild), k + 1) > c:
             best[h, w, wild] = c
             heapq.heappush(heap, (c, h, w, wild))
 
@@ -190,10 +198,12 @@ def within_budget(b: Board, src: int, nodes: set[int]) -> dict[int, int]:
                 differ = s.level[h] > 0 and s.level[n] > 0 and s.terrain[h] != s.terrain[n]
                 arrive(c, 0 if wild else int(differ), n, w)
     least: dict[int, int] = {}
-    for (h, _, _), c in best.items():
-        if h != OFF and c < least.get(h, k + 1):
-            least[h] = c
-    return least
+    laid: dict[int, int] = {}
+    for (h, w, _), c in best.items():
+        if h != OFF:
+            least[h] = min(c, least.get(h, k + 1))
+            laid[h] = min(c - (-w // 3), laid.get(h, k + 1))
+    return least, laid
 
 
 def build_reach(m: cp_model.CpModel, b: Board) -> Reach:
@@ -206,6 +216,9 @@ def build_reach(m: cp_model.CpModel, b: Board) -> Reach:
     r = Reach(B)
     off = s.players[s.to_move].developers_off
     r.entries = min(off, b.budget)
+    if not isinstance(b.n_tiles, int):
+        r.laid = m.new_int_var(0, b.budget, "tiles_laid")
+        m.add(r.laid == b.n_tiles)
     for src in [*s.developers(s.to_move), *([OFF] if r.entries else [])]:
         least = within_budget(b, src, node_set)
         r.systems[src] = _system(m, b, src, nodes, least, cost, B, top)
