@@ -23,7 +23,7 @@ from analysis.solver.brute import solve_brute
 from analysis.solver.common import Outcome, SolveResult, replay
 from analysis.solver.model import STEPS, build_turn_model, model_bound, solve_model
 from analysis.solver.model_board import build_board
-from analysis.solver.model_keys import beats
+from analysis.solver.model_keys import beats, counts_of
 from analysis.solver.model_reach import OFF
 from analysis.solver.ortools_cp import cp_model
 from analysis.solver.selfplay import random_action, random_position
@@ -60,6 +60,29 @@ def test_r24_r25_beats_matches_the_engines_ranking(mine: list[int], theirs: list
     feasible = cp_model.CpSolver().solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
     devs = [(lv, 0) for lv in mine] + [(lv, 1) for lv in theirs]
     assert feasible == (highest(devs) == 0), (mine, theirs)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(1, 5), max_size=4), st.lists(st.integers(1, 5), max_size=4),
+       st.lists(st.integers(1, 5), max_size=2))
+def test_r24_r25_beats_with_an_opponents_key_of_literals(mine: list[int], theirs: list[int],
+                                                          absent: list[int]) -> None:
+    """As above where the opponent's counts are sums of literals (developers surely in the
+    group or not: ``absent`` ones are 0), compared through their caps: still exact."""
+    m = cp_model.CpModel()
+    top = 5
+    here = [(lv, m.new_bool_var(f"t{i}")) for i, lv in enumerate(theirs)]
+    gone = [(lv, m.new_bool_var(f"a{i}")) for i, lv in enumerate(absent)]
+    for _, v in here:
+        m.add(v == 1)
+    for _, v in gone:
+        m.add(v == 0)
+    counts, caps = counts_of(here + gone, top)
+    win = beats(m, [m.new_constant(c) for c in _key_counts(mine, top)], counts, "win", caps)
+    m.add(win == 1)
+    feasible = cp_model.CpSolver().solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    devs = [(lv, 0) for lv in mine] + [(lv, 1) for lv in theirs]
+    assert feasible == (highest(devs) == 0), (mine, theirs, absent)
 
 
 def _lone_tile_model(s: GameState, text: str, height: int) -> bool:

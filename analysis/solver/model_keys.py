@@ -126,38 +126,47 @@ def snapshot(m: cp_model.CpModel, b: Board, r: Reach, d: Devs, name: str,
 
 
 def beats(m: cp_model.CpModel, mine: list[LinearExpr], theirs: list[LinearExpr | int],
-          name: str) -> cp_model.IntVar:
-    """A variable that may be 1 only when key ``mine`` beats key ``theirs`` (R24, R25)."""
-    win = m.new_bool_var(name)
+          name: str, caps: list[int] | None = None) -> cp_model.IntVar:
+    """A variable that may be 1 only when key ``mine`` beats key ``theirs`` (R24, R25).
+
+    One literal ``decide[l]`` per level says the keys part at ``l``: there the mover counts
+    more, at every higher level at least as many. With ``upto[L]`` the sum of ``decide`` at
+    ``L`` and below, both are one linear row per level, ``mine[L] >= theirs[L] * upto[L] +
+    decide[L]``: exact when ``theirs[L]`` is a constant and, when it is a sum of at most
+    ``caps[L]`` literals, written ``mine[L] >= theirs[L] - caps[L] * (1 - upto[L]) +
+    decide[L]``. Rows rather than constraints under enforcement literals, which the LP
+    relaxation weakens to nothing at a fractional literal: these it keeps."""
     n = len(mine)
-    ws = []
-    for lv in range(n, 0, -1):
-        w = m.new_bool_var(f"{name}_at{lv}")
-        at_least(m, mine[lv - 1], theirs[lv - 1] + 1, w)
-        for hi in range(lv + 1, n + 1):
-            at_least(m, mine[hi - 1], theirs[hi - 1], w)
-        ws.append(w)
-    m.add(sum(ws) >= win) if ws else m.add(win == 0)
+    win = m.new_bool_var(name)
+    decide = [m.new_bool_var(f"{name}_at{lv}") for lv in range(1, n + 1)]
+    m.add(sum(decide) == win) if decide else m.add(win == 0)
+    for lv in range(1, n + 1):
+        upto = sum(decide[:lv])
+        t, d = theirs[lv - 1], decide[lv - 1]
+        if isinstance(t, int):
+            m.add(mine[lv - 1] >= t * upto + d)
+        else:
+            cap = caps[lv - 1] if caps is not None else None
+            if cap is None:
+                raise ValueError(f"{name}: level {lv} of the key is not a constant and has no cap")
+            m.add(mine[lv - 1] >= t - cap + cap * upto + d)
+            m.add(mine[lv - 1] >= d)
+    if n:
+        m.add(mine[0] >= win)  # the key is longest at level 1: one developer at least
     return win
 
 
-def at_least(m: cp_model.CpModel, a: LinearExpr | int, b: LinearExpr | int,
-             lit: cp_model.IntVar) -> None:
-    """``a >= b`` whenever ``lit``; constants are settled here (CP-SAT takes no bare bools)."""
-    if isinstance(a, int) and isinstance(b, int):
-        if a < b:
-            m.add(lit == 0)
-        return
-    m.add(a >= b).only_enforce_if(lit)
-
-
-def counts_of(levels_of: list[tuple[int, LinearExpr | int]], levels: int) -> list[LinearExpr | int]:
-    """Counts per level of (level, present) developers: an opponent's key."""
+def counts_of(levels_of: list[tuple[int, LinearExpr | int]], levels: int
+              ) -> tuple[list[LinearExpr | int], list[int]]:
+    """Counts per level of (level, present) developers, an opponent's key, and how many each
+    count may reach (its developers at that level or higher)."""
     out: list[LinearExpr | int] = []
+    caps: list[int] = []
     for lv in range(1, levels + 1):
         terms = [p for l0, p in levels_of if l0 >= lv]
         out.append(sum(terms) if terms else 0)
-    return out
+        caps.append(len(terms))
+    return out, caps
 
 
-__all__ = ["Devs", "Snapshot", "at_least", "beats", "build_devs", "counts_of", "snapshot"]
+__all__ = ["Devs", "Snapshot", "beats", "build_devs", "counts_of", "snapshot"]

@@ -131,7 +131,7 @@ def closure(m: cp_model.CpModel, b: Board, hexes: list[int], name: str) -> dict[
 
 
 def opponent_counts(b: Board, inn: dict[int, cp_model.IntVar], levels: int
-                    ) -> dict[int, list[LinearExpr | int]]:
+                    ) -> dict[int, tuple[list[LinearExpr | int], list[int]]]:
     s = b.s
     by: dict[int, list[tuple[int, LinearExpr | int]]] = {}
     for h, v in inn.items():
@@ -141,11 +141,12 @@ def opponent_counts(b: Board, inn: dict[int, cp_model.IntVar], levels: int
     return {o: counts_of(x, levels) for o, x in by.items()}
 
 
-def _wins(m: cp_model.CpModel, snap: Snapshot, opp: dict[int, list[LinearExpr | int]],
-          name: str) -> list[cp_model.IntVar]:
+def _wins(m: cp_model.CpModel, snap: Snapshot,
+          opp: dict[int, tuple[list[LinearExpr | int], list[int]]], name: str
+          ) -> list[cp_model.IntVar]:
     if not opp:
         return [beats(m, snap.counts, [0] * snap.levels, f"{name}_alone")]
-    return [beats(m, snap.counts, k, f"{name}_vs{o}") for o, k in opp.items()]
+    return [beats(m, snap.counts, k, f"{name}_vs{o}", caps) for o, (k, caps) in opp.items()]
 
 
 @dataclass

@@ -48,7 +48,7 @@ def _opponent_key(b: Board, hexes: set[int], levels: int) -> list[list[LinearExp
         o = s.dev[h]
         if o >= 0 and o != s.to_move:
             by.setdefault(o, []).append((s.level[h], 1))
-    return [counts_of(v, levels) for v in by.values()]
+    return [counts_of(v, levels)[0] for v in by.values()]  # constants: no caps needed
 
 
 def _win(m: cp_model.CpModel, mine: list[LinearExpr], against: set[int], b: Board, levels: int,
