@@ -35,6 +35,7 @@ class _Joins:
 
     size: LinearExpr | int = 0
     zone: dict[int, LinearExpr | int] = field(default_factory=dict)
+    whole: list[tuple[cp_model.IntVar, list[int]]] = field(default_factory=list)  # villages
 
 
 def _joins(m: cp_model.CpModel, b: Board, hexes: set[int], villages: list[list[int]],
@@ -103,6 +104,8 @@ def _joins(m: cp_model.CpModel, b: Board, hexes: set[int], villages: list[list[i
                 if ("c", h) in sel:
                     preds.append(("c", h))
             size_terms.append(len(villages[x]) * v)
+            if cut_from is None or x < cut_from:
+                out.whole.append((v, villages[x]))
             for y in villages[x]:
                 out.zone[y] = v
         if root:
@@ -128,6 +131,26 @@ def closure(m: cp_model.CpModel, b: Board, hexes: list[int], name: str) -> dict[
             if n in inn:
                 m.add(inn[n] >= inn[h] - b.cov(n))
     return inn
+
+
+def _joined_rivals(m: cp_model.CpModel, b: Board, j: _Joins, name: str
+                   ) -> dict[int, cp_model.IntVar]:
+    """Opponents' developers in a village that joins the group: surely in it when no tile
+    covers a hex of that village this turn (it joins whole and stays connected). Without
+    them a join brought its size but none of its rivals, and the LP won a value-10 palace in
+    a one-hex village next to a crowded one for two AP."""
+    s = b.s
+    out: dict[int, cp_model.IntVar] = {}
+    for v, hexes in j.whole:
+        rivals = [h for h in hexes if s.dev[h] >= 0 and s.dev[h] != s.to_move]
+        if not rivals:
+            continue
+        covers = [c for c in (b.cov(h) for h in hexes) if not isinstance(c, int)]
+        for h in rivals:
+            q = m.new_bool_var(f"{name}_joined_rival_{h}")
+            m.add(q >= v - sum(covers)) if covers else m.add(q >= v)
+            out[h] = q
+    return out
 
 
 def opponent_counts(b: Board, inn: dict[int, cp_model.IntVar], levels: int
@@ -169,15 +192,32 @@ def _levels(b: Board, zone: dict[int, LinearExpr | int], hexes: list[int]) -> in
 
 
 def _event(m: cp_model.CpModel, b: Board, r: Reach, d: Devs, a: Anchor, name: str,
-           values: list[int], size: LinearExpr | int, seed: dict[int, LinearExpr | int],
+           values: list[int], base: int | list[LinearExpr], seed: dict[int, LinearExpr | int],
            forbid_in: int = -1, ev: cp_model.IntVar | None = None
            ) -> tuple[cp_model.IntVar, dict[int, cp_model.IntVar]]:
-    """One palace change in the group: a value (R28), the size it needs, the mover's win."""
+    """One palace change in the group: a value (R28), the size it needs, the mover's win.
+
+    The group is ``base`` (its hexes now: a count, or one 0/1 expression per hex) and the
+    joins. The size rule is written so that the LP keeps it at a fractional event: a value
+    beyond ``base`` hexes needs that many joined cells, and a hex of a variable base counts
+    only as much as the event happens. Without that, a tenth of a value-10 palace in a
+    one-hex village scored half a point for a tenth of an AP."""
     if ev is None:
         ev = m.new_bool_var(name)
     vv = {v: m.new_bool_var(f"{name}_value{v}") for v in values}
     m.add(sum(vv.values()) == ev)
-    m.add(sum(v * x for v, x in vv.items()) <= size)
+    if isinstance(base, int):
+        need = [(v - base) * x for v, x in vv.items() if v > base]
+        if need:
+            m.add(sum(need) <= a.joins.size)
+    else:
+        counted = []
+        for i, e in enumerate(base):
+            q = m.new_bool_var(f"{name}_hex{i}_counts")
+            m.add(q <= e)
+            m.add(q <= ev)
+            counted.append(q)
+        m.add(sum(v * x for v, x in vv.items()) <= sum(counted) + a.joins.size)
     zone: dict[int, LinearExpr | int] = {h: 1 for h in a.hexes if h != a.palace}
     zone.update(a.joins.zone)
     levels = _levels(b, zone, a.hexes)
@@ -188,7 +228,8 @@ def _event(m: cp_model.CpModel, b: Board, r: Reach, d: Devs, a: Anchor, name: st
     if forbid_in >= 0:
         m.add(inn[forbid_in] == 0)
     snap = snapshot(m, b, r, d, name, zone, levels, village=True)
-    for w in _wins(m, snap, opponent_counts(b, inn, levels), name):
+    for w in _wins(m, snap, opponent_counts(b, inn | _joined_rivals(m, b, a.joins, name),
+                                            levels), name):
         m.add(ev <= w)
     return ev, vv
 
@@ -232,21 +273,21 @@ def palace_anchors(m: cp_model.CpModel, b: Board, r: Reach, d: Devs) -> list[Anc
         others = [v for v in villages if v is not mem]
         parts = [c for c in cities if not set(c) <= set(mem)]
         a.joins = _joins(m, b, set(mem), others + parts, f"g{gi}", cut_from=len(others))
-        size = len(mem) + a.joins.size
         events: list[tuple[cp_model.IntVar, dict[int, cp_model.IntVar]]] = []
         if ph < 0:
             vals = [v for v in VALUES if supply[v] > 0]
             if vals:
                 ev = m.new_bool_var(f"build{gi}")
                 site = _sites(m, b, a, f"build{gi}", ev)
-                _, vv = _event(m, b, r, d, a, f"build{gi}", vals, size, dict(site), ev=ev)
+                _, vv = _event(m, b, r, d, a, f"build{gi}", vals, len(mem), dict(site),
+                               ev=ev)
                 a.site = site
                 events.append((ev, vv))
                 a.change, a.new_value = ev, sum(v * x for v, x in vv.items())
         else:
             vals = [v for v in VALUES if v > a.value and supply[v] > 0]
             if vals and ph not in s.turn.palaces_changed:
-                ev, vv = _event(m, b, r, d, a, f"enlarge{gi}", vals, size, {ph: 1})
+                ev, vv = _event(m, b, r, d, a, f"enlarge{gi}", vals, len(mem), {ph: 1})
                 events.append((ev, vv))
                 a.change, a.new_value = ev, sum(v * x for v, x in vv.items())
             vals = [v for v in VALUES if supply[v] > 0]
@@ -255,7 +296,7 @@ def palace_anchors(m: cp_model.CpModel, b: Board, r: Reach, d: Devs) -> list[Anc
                 site = _sites(m, b, a, f"part{gi}", ev, exclude=ph)
                 pal = closure(m, b, a.hexes, f"part{gi}_palace_side")
                 m.add(pal[ph] == 1)  # what stays with the palace is not in the part
-                part = sum(1 - x for x in pal.values()) + a.joins.size
+                part = [1 - x for x in pal.values()]
                 _, vv = _event(m, b, r, d, a, f"part{gi}", vals, part, dict(site),
                                forbid_in=ph, ev=ev)
                 events.append((ev, vv))
