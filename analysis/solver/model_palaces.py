@@ -136,9 +136,8 @@ def closure(m: cp_model.CpModel, b: Board, hexes: list[int], name: str) -> dict[
 def _joined_rivals(m: cp_model.CpModel, b: Board, j: _Joins, name: str
                    ) -> dict[int, cp_model.IntVar]:
     """Opponents' developers in a village that joins the group: surely in it when no tile
-    covers a hex of that village this turn (it joins whole and stays connected). Without
-    them a join brought its size but none of its rivals, and the LP won a value-10 palace in
-    a one-hex village next to a crowded one for two AP."""
+    covers a hex of that village this turn (it joins whole and stays connected; R11 keeps
+    their own hexes uncovered). Without them a join brought its size but none of its rivals."""
     s = b.s
     out: dict[int, cp_model.IntVar] = {}
     for v, hexes in j.whole:
