@@ -367,6 +367,32 @@ def test_r20_r28_a_palace_in_a_village_of_this_turns_cells_is_a_solution() -> No
     assert cp_model.CpSolver().solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
 
+def test_r25_r28_a_palace_needs_the_lead_over_the_rivals_its_group_brings() -> None:
+    """R25/R28 on mini-b, 2 AP: the mover's village C2+C3 (his developer on C2, level 1), a
+    gap at C4, and a one-hex village C5 where an opponent stands at level 2. A village single
+    on C4 makes a group of 4, but the opponent comes with it and outranks the mover, so no
+    palace of 4 (and a 2 alone leaves the tile owed, R8): 1 point at best, by brute force. The
+    model's bound must say 1 too: it counted the size C5 brings but not its rival (and not
+    the rival of an anchor whose palace went on a joined hex), and said 2."""
+    from tests.helpers import lay, put_dev
+
+    s = GameState.new(2, seed=0, map_spec=MINI_B)
+    s.to_move = 0
+    lay(s, "C2v C3v")
+    lay(s, "C5r")
+    lay(s, "C5v")
+    put_dev(s, "C2", 0)
+    put_dev(s, "C5", 1)
+    s.irrigation_supply, s.triples, s.turn.ap, s.turn.token_used = 0, 0, 2, True
+    s.players[0].doubles = 0
+    s.players[0].hand = []
+    with pytest.raises(IllegalAction, match="R28"):
+        replay(s, parse_actions("tile C4v; palace C3 4"))
+    assert solve_brute(s).best == 1
+    bound = model_bound(s, 20)[0]
+    assert (bound.points, bound.exact) == (1, True)
+
+
 def _on_full_turn_24(monkeypatch: pytest.MonkeyPatch, text: str) -> SolveResult:
     """The model engine on a Java-Centre last-round turn (the hand-built bound: 4 points),
     its quick lines replaced by the one line ``text``: only the proof step is under test."""

@@ -35,7 +35,7 @@ class _Joins:
 
     size: LinearExpr | int = 0
     zone: dict[int, LinearExpr | int] = field(default_factory=dict)
-    whole: list[tuple[cp_model.IntVar, list[int]]] = field(default_factory=list)  # villages
+    whole: list[tuple[LinearExpr, list[int]]] = field(default_factory=list)  # villages
 
 
 def _joins(m: cp_model.CpModel, b: Board, hexes: set[int], villages: list[list[int]],
@@ -133,22 +133,27 @@ def closure(m: cp_model.CpModel, b: Board, hexes: list[int], name: str) -> dict[
     return inn
 
 
-def _joined_rivals(m: cp_model.CpModel, b: Board, j: _Joins, name: str
-                   ) -> dict[int, cp_model.IntVar]:
-    """Opponents' developers in a village that joins the group: surely in it when no tile
-    covers a hex of that village this turn (it joins whole and stays connected; R11 keeps
-    their own hexes uncovered). Without them a join brought its size but none of its rivals."""
+def _whole_rivals(m: cp_model.CpModel, b: Board, wholes: list[tuple[LinearExpr, list[int]]],
+                  inn: dict[int, cp_model.IntVar], name: str) -> dict[int, cp_model.IntVar]:
+    """Opponents' developers of a village now that is in the group whole: ``wholes`` pairs a
+    0/1 condition that it is in (it joins, or it is the anchor and the event happens) with its
+    hexes. A village no tile covers this turn stays whole and connected (R11 keeps its
+    developers' hexes uncovered), so its rivals are surely in the group, whichever hex the
+    palace goes on. Anchor hexes raise ``inn``; the joined ones' rivals are returned. Without
+    this a join brought its size but none of its rivals, and a palace on a joined hex left the
+    anchor's own rivals out."""
     s = b.s
     out: dict[int, cp_model.IntVar] = {}
-    for v, hexes in j.whole:
+    for cond, hexes in wholes:
         rivals = [h for h in hexes if s.dev[h] >= 0 and s.dev[h] != s.to_move]
         if not rivals:
             continue
         covers = [c for c in (b.cov(h) for h in hexes) if not isinstance(c, int)]
         for h in rivals:
-            q = m.new_bool_var(f"{name}_joined_rival_{h}")
-            m.add(q >= v - sum(covers)) if covers else m.add(q >= v)
-            out[h] = q
+            q = inn.get(h)
+            if q is None:
+                q = out[h] = m.new_bool_var(f"{name}_joined_rival_{h}")
+            m.add(q >= cond - sum(covers)) if covers else m.add(q >= cond)
     return out
 
 
@@ -227,8 +232,8 @@ def _event(m: cp_model.CpModel, b: Board, r: Reach, d: Devs, a: Anchor, name: st
     if forbid_in >= 0:
         m.add(inn[forbid_in] == 0)
     snap = snapshot(m, b, r, d, name, zone, levels, village=True)
-    for w in _wins(m, snap, opponent_counts(b, inn | _joined_rivals(m, b, a.joins, name),
-                                            levels), name):
+    inn |= _whole_rivals(m, b, [(ev, a.hexes), *a.joins.whole], inn, name)
+    for w in _wins(m, snap, opponent_counts(b, inn, levels), name):
         m.add(ev <= w)
     return ev, vv
 
