@@ -281,8 +281,8 @@ def test_r26_r27_a_walk_and_its_tiles_cost_no_less_than_least_laid() -> None:
     for seed in range(20):
         s = position(seed, 3 + seed % 2)
         tm = build_turn_model(s)
-        for h_lab in tm.reach.systems.values():
-            charged += sum(h_lab.least_laid[h] > c for h, c in h_lab.least.items())
+        for system in tm.reach.systems.values():
+            charged += sum(system.least_laid[h] > c for h, c in system.least.items())
         for _ in range(25):
             got = _walks(s.copy(), rng)
             if got is None:
