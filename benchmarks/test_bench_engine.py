@@ -99,6 +99,41 @@ def test_push_every_move(bench, keep: bool) -> None:
     assert got == _push_every_move(s, not keep) > 0
 
 
+def _after_each_other_action(stage: str) -> list[GameState]:
+    """The board after each legal action but tiles, while a tile is owed (R8), each carrying
+    the placement push's R8 test found before the action as its hint."""
+    from core.movegen import first_placement
+
+    s = position(stage)
+    assert s.obligation_pending()
+    found = first_placement(s, s.turn.ap + s.token_bonus())
+    assert found is not None
+    out = []
+    for a in s.legal_actions():
+        if not isinstance(a, Tile) and a.kind != "token":
+            s.push(a)
+            c = s.copy()
+            c._r8_hint = found[0]
+            out.append(c)
+            s.pop()
+    return out
+
+
+@pytest.mark.parametrize("hint", [True, False], ids=["hinted", "scanned"])
+@pytest.mark.benchmark(group="pushpop")
+def test_r8_witness_after_each_action(bench, hint: bool) -> None:
+    """push's R8 test after an action: a placement that still fits, looked for near the one
+    found before the action (``some_placement``, fast) or over the whole board (reference)."""
+    from core.movegen import first_placement, some_placement
+
+    states = _after_each_other_action("late")
+    find = some_placement if hint else first_placement
+    got = bench(lambda: [find(c, c.turn.ap + c.token_bonus()) is None for c in states],
+                pair="R8 witness after each non-tile action", role="fast" if hint else "reference",
+                calls=len(states))
+    assert got == [first_placement(c, c.turn.ap + c.token_bonus()) is None for c in states]
+
+
 @pytest.mark.benchmark(group="pushpop")
 def test_copy(bench) -> None:
     s = position("late")

@@ -65,7 +65,7 @@ def tile_placements(s: GameState, budget: int, avoid: frozenset[int] = frozenset
     p = s.players[s.to_move]
     level, dev, pal, irr, top, tiles = s.level, s.dev, s.palace, s.irrigated, s.top, s.tiles
     kind = m.kind
-    singles, pairs, tris = _shapes(m) if near is None else _shapes_near(m, near)
+    singles, pairs, tris = _shapes(m) if near is None else _shapes_near(m, frozenset(near))
     risky: set[int] | None = None  # computed at the first village cell that needs it
     # A hex is free for a tile unless irrigated, carrying a developer or a palace (R11).
     if p.rice > 0 or p.villages > 0:
@@ -136,6 +136,20 @@ def find_placement(s: GameState, budget: int, avoid: frozenset[int] = frozenset(
     return None if found is None else found[0]
 
 
+def some_placement(s: GameState, budget: int) -> tuple[Tile, int] | None:
+    """Like ``first_placement``, for push's R8 test, where any witness will do: it looks first
+    among the shapes over the hexes of the placement it found last (``GameState._r8_hint``).
+    Between two actions of a search the board changes in a hex or two, so that placement, or
+    one beside it, usually still fits, and the whole board need not be scanned again."""
+    hint = s._r8_hint
+    if hint is not None:
+        for near in tile_placements(s, budget, near=set(hint.hexes)):
+            return near
+    found = first_placement(s, budget)
+    s._r8_hint = None if found is None else found[0]
+    return found
+
+
 def still_placeable(s: GameState, a: Action, before: tuple[Tile, int]) -> bool:
     """After the action ``a`` (not a tile, not the token, done on ``s``), whether a tile can
     still be placed this turn (R8). The placement ``before`` found just before it stays legal
@@ -148,7 +162,7 @@ def still_placeable(s: GameState, a: Action, before: tuple[Tile, int]) -> bool:
         taken = a.dst if isinstance(a, Move) else a.hex if isinstance(a, (Enter, Irrigate)) else -1
         if taken not in tile.hexes:
             return True
-    return find_placement(s, budget) is not None
+    return some_placement(s, budget) is not None
 
 
 class _Obligation:
@@ -200,13 +214,14 @@ class _Obligation:
         try:
             for arr, h, v in writes:
                 arr[h] = v
-            return find_placement(s, after) is not None
+            return some_placement(s, after) is not None
         finally:
             for arr, h, v in reversed(old):
                 arr[h] = v
 
 
-def _shapes_near(m: HexMap, near: set[int]) -> tuple[list[tuple[int, Tile, Tile]],
+@functools.lru_cache(maxsize=4096)  # the R8 hints (``some_placement``) ask the same few often
+def _shapes_near(m: HexMap, near: frozenset[int]) -> tuple[list[tuple[int, Tile, Tile]],
                                                      list[tuple[int, int, Tile, Tile]],
                                                      list[tuple[int, int, int, Tile, Tile, Tile]]]:
     """The shapes of ``_shapes`` that cover a hex of ``near``."""

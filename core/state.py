@@ -128,6 +128,9 @@ class GameState:
         # Path costs (R27) worked out by ``legal_actions``, for the push of a move to find
         # again: (board version, mover, developers) -> {source: costs}. ``path_costs``.
         self._paths: tuple[tuple[Any, ...], dict[int, tuple[int, dict[int, int]]]] | None = None
+        # The tile placement the last R8 check found (``movegen.some_placement``): only where
+        # to look first, so it needs no undo and a copy may share it.
+        self._r8_hint: Tile | None = None
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -368,9 +371,9 @@ class GameState:
             raise IllegalAction(a, "R9", "not an action of a turn")
         before = None  # R8: a placement that fits now, while a tile is owed
         if self.obligation_pending() and not isinstance(a, (Tile, Token)):
-            from core.movegen import first_placement
+            from core.movegen import some_placement
 
-            before = first_placement(self, self.turn.ap + self.token_bonus())
+            before = some_placement(self, self.turn.ap + self.token_bonus())
         cost = check(self, a)  # type: ignore[operator]
         self.turn.ap -= cost
         getattr(self, "_do_" + a.kind)(a)

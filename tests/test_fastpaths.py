@@ -309,3 +309,29 @@ def test_r7_r38_legal_actions_equal_brute_force_through_random_games(seed: int) 
         if s.festival is None and rng.random() < 0.15:
             assert _turn_actions(s) == legal_actions_ref(s)
         s.push(choose(list(s.legal_actions()), rng, True))
+
+
+@given(st.integers(0, 10_000))
+@settings(max_examples=12, deadline=None)
+def test_r8_the_hinted_witness_exists_exactly_when_a_placement_does(seed: int) -> None:
+    """push's R8 test looks for a placement near the one it found last
+    (``movegen.some_placement``): through random play, with the hint left by the actions
+    before, it finds one exactly when the full scan does, and the one it finds is legal."""
+    from core.movegen import first_placement, some_placement, tile_placements
+
+    rng = random.Random(seed)
+    s = GameState.new(2 + seed % 3, seed=seed)
+    hinted = 0
+    for _ in range(400):
+        if s.is_terminal():
+            break
+        if s.festival is None:
+            budget = s.turn.ap + s.token_bonus()
+            had = s._r8_hint
+            got, ref = some_placement(s, budget), first_placement(s, budget)
+            assert (got is None) == (ref is None)
+            if got is not None:
+                assert got in set(tile_placements(s, budget))
+                hinted += had is not None
+        s.push(choose(list(s.legal_actions()), rng, True))
+    assert hinted > 0
