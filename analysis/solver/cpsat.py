@@ -215,31 +215,13 @@ def log_to_stderr(solver: CpSolver) -> None:
     solver.log_callback = lambda line: print(line, file=sys.stderr, flush=True)
 
 
-def solve_cpsat(state: GameState, time_limit: float | None = None, report: Reporter | None = None,
-                verbose: bool = False, quick_beam: bool = True, search: bool = True) -> SolveResult:
-    """``report`` hears of each better line and of the root bound (issue 21); ``verbose``
-    shows CP-SAT's search log on stderr (stdout may be carrying JSON). Where the recipes' line
-    does not meet the root bound, the players' beam search offers a quick line before branch
-    and bound; ``quick_beam=False`` leaves it out: the model engine does so where it builds its
-    model (a puzzle, a small position), as it runs the players' turns itself and the beam line
-    cost more than the rest of a puzzle's solve (benchmarks/README.md, "Puzzles in-process").
-    ``search=False`` stops short of branch and bound where the bound is not met: the answer is
-    then the best line, unproved, with the bound (the model engine on a busy full turn, where
-    branch and bound finishes nothing in the time and its own searches come next)."""
-    dl = Deadline(time_limit)
-    report = report or Reporter(None, "cpsat")
-    s = state.copy()
-    token = s.festival is None and s.is_legal(Token())
+def _recipe_rounds(s: GameState, recipes: list[Recipe], token: bool,
+                   best: tuple[Outcome, list[Action]] | None, dl: Deadline, report: Reporter,
+                   verbose: bool) -> tuple[tuple[Outcome, list[Action]] | None, str]:
+    """Choose recipes, replay them, cut the set that fell short, and choose again (at most
+    ``MAX_ROUNDS``): the best line replayed, and a note on the rounds."""
     ap = s.turn.ap
-    best: tuple[Outcome, list[Action]] | None = _finish(s, [])
-    _tell(report, best)
     budget = ap + int(token)
-    # The lines first, the root's bound after them: the bound never finds a line, and on a slow
-    # or busy machine working it out first left the pond lines too little of the time (a
-    # 30-point puzzle answered 4). The recipes are only a source of lines: on a busy board
-    # deriving them all could take the whole limit and leave CP-SAT and the proof none, so
-    # they get half of what is left.
-    recipes = derive(s, budget, dl.share(0.5))
     owed = s.obligation_pending() and s.find_placement(budget) is not None
     fillers = _fillers(s, budget) if owed else []
     cuts: list[list[int]] = []
@@ -272,8 +254,36 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
         if not chosen:
             break
         cuts.append(chosen)
-    notes = [(f"{len(recipes)} recipes, {rounds} round(s) ({by_cpsat} chosen by CP-SAT), "
-              f"{len(cuts)} cut(s)")]
+    return best, (f"{len(recipes)} recipes, {rounds} round(s) ({by_cpsat} chosen by CP-SAT), "
+                  f"{len(cuts)} cut(s)")
+
+
+def solve_cpsat(state: GameState, time_limit: float | None = None, report: Reporter | None = None,
+                verbose: bool = False, quick_beam: bool = True, search: bool = True) -> SolveResult:
+    """``report`` hears of each better line and of the root bound (issue 21); ``verbose``
+    shows CP-SAT's search log on stderr (stdout may be carrying JSON). Where the recipes' line
+    does not meet the root bound, the players' beam search offers a quick line before branch
+    and bound; ``quick_beam=False`` leaves it out: the model engine does so where it builds its
+    model (a puzzle, a small position), as it runs the players' turns itself and the beam line
+    cost more than the rest of a puzzle's solve (benchmarks/README.md, "Puzzles in-process").
+    ``search=False`` stops short of branch and bound where the bound is not met: the answer is
+    then the best line, unproved, with the bound (the model engine on a busy full turn, where
+    branch and bound finishes nothing in the time and its own searches come next)."""
+    dl = Deadline(time_limit)
+    report = report or Reporter(None, "cpsat")
+    s = state.copy()
+    token = s.festival is None and s.is_legal(Token())
+    best: tuple[Outcome, list[Action]] | None = _finish(s, [])
+    _tell(report, best)
+    budget = s.turn.ap + int(token)
+    # The lines first, the root's bound after them: the bound never finds a line, and on a slow
+    # or busy machine working it out first left the pond lines too little of the time (a
+    # 30-point puzzle answered 4). The recipes are only a source of lines: on a busy board
+    # deriving them all could take the whole limit and leave CP-SAT and the proof none, so
+    # they get half of what is left.
+    recipes = derive(s, budget, dl.share(0.5))
+    best, note = _recipe_rounds(s, recipes, token, best, dl, report, verbose)
+    notes = [note]
     views: dict[int, View] = {}  # the root's bound and its tie-breaks share their work
     ub = upper_bound(s, budget, views=views)
     report(bound=ub)
