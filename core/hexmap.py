@@ -130,6 +130,43 @@ class HexMap:
 
 def parse_map(text: str, name: str = "<map>") -> HexMap:
     """Build a map from its text (notation.md). Refuses bad files naming line and column."""
+    kind, where, rows = _read_kinds(text, name)
+    hexes = tuple(h for h in range(SIZE) if kind[h] != OFF)
+    if not any(kind[h] in (CENTRAL, PRINTED_IRRIGATION) for h in hexes):
+        raise MapError(f"{name}: the map has no central space")
+    nbrs = _neighbours(kind, hexes, where, name)
+    border_cost = [0] * SIZE
+    rim_cost = [0] * SIZE
+    for h in hexes:
+        k = kind[h]
+        if k == LOWLAND:
+            rim_cost[h] = 1
+        elif k == MOUNTAIN:
+            rim_cost[h] = 2
+        else:
+            rim_kinds = {kind[n] for n in nbrs[h]} & {LOWLAND, MOUNTAIN}
+            if rim_kinds:
+                border_cost[h] = 1 if LOWLAND in rim_kinds else 2
+    m = HexMap(
+        name=name,
+        rows=rows,
+        cols=max((h & 31) for h in hexes) + 1,
+        kind=kind,
+        nbrs=nbrs,
+        hexes=hexes,
+        central=tuple(h for h in hexes if kind[h] == CENTRAL),
+        rim=tuple(h for h in hexes if kind[h] in (LOWLAND, MOUNTAIN)),
+        printed_irrigation=tuple(h for h in hexes if kind[h] == PRINTED_IRRIGATION),
+        border_cost=border_cost,
+        rim_cost=rim_cost,
+    )
+    _add_shapes(m)
+    return m
+
+
+def _read_kinds(text: str, name: str) -> tuple[list[int], dict[int, tuple[int, int]], int]:
+    """The kind of every hex of the map text, where each stands (line, column), and the count
+    of rows; a character or offset the format does not allow is refused where it stands."""
     kind = [OFF] * SIZE
     row = -1
     where: dict[int, tuple[int, int]] = {}
@@ -161,9 +198,12 @@ def parse_map(text: str, name: str = "<map>") -> HexMap:
             h = hex_id(row, col)
             kind[h] = KIND_CHARS[ch]
             where[h] = (lineno, i + 1)
-    hexes = tuple(h for h in range(SIZE) if kind[h] != OFF)
-    if not any(kind[h] in (CENTRAL, PRINTED_IRRIGATION) for h in hexes):
-        raise MapError(f"{name}: the map has no central space")
+    return kind, where, row + 1
+
+
+def _neighbours(kind: list[int], hexes: tuple[int, ...], where: dict[int, tuple[int, int]],
+                name: str) -> list[tuple[int, ...]]:
+    """Each hex's neighbours on the map; a central space must have all six there (R4)."""
     nbrs: list[tuple[int, ...]] = [()] * SIZE
     for h in hexes:
         on = []
@@ -185,33 +225,7 @@ def parse_map(text: str, name: str = "<map>") -> HexMap:
                 " edge of the grid (it needs a rim around it)"
             )
         nbrs[h] = tuple(on)
-    border_cost = [0] * SIZE
-    rim_cost = [0] * SIZE
-    for h in hexes:
-        k = kind[h]
-        if k == LOWLAND:
-            rim_cost[h] = 1
-        elif k == MOUNTAIN:
-            rim_cost[h] = 2
-        else:
-            rim_kinds = {kind[n] for n in nbrs[h]} & {LOWLAND, MOUNTAIN}
-            if rim_kinds:
-                border_cost[h] = 1 if LOWLAND in rim_kinds else 2
-    m = HexMap(
-        name=name,
-        rows=row + 1,
-        cols=max((h & 31) for h in hexes) + 1,
-        kind=kind,
-        nbrs=nbrs,
-        hexes=hexes,
-        central=tuple(h for h in hexes if kind[h] == CENTRAL),
-        rim=tuple(h for h in hexes if kind[h] in (LOWLAND, MOUNTAIN)),
-        printed_irrigation=tuple(h for h in hexes if kind[h] == PRINTED_IRRIGATION),
-        border_cost=border_cost,
-        rim_cost=rim_cost,
-    )
-    _add_shapes(m)
-    return m
+    return nbrs
 
 
 def _add_shapes(m: HexMap) -> None:
