@@ -234,22 +234,6 @@ def _festival_options(s: GameState, ap: int, view: Callable[[int], View] | None 
                     return d
         return None
 
-    def sure(gi: int, tiles: int) -> set[int]:
-        """Opponents whose developers stay in the group whatever he does with ``tiles`` land
-        tiles at most: all of them without a tile; else those tied to the palace through
-        hexes no tile may cover (palaces and opponents' developers, R11), and with one tile
-        those it cannot cut off (``_uncut``)."""
-        members = g.members[gi]
-        if tiles <= 0:
-            return {s.dev[h] for h in members if s.dev[h] >= 0} - {me}
-        ph = g.palace[gi]
-        if ph < 0:
-            return set()
-        if tiles == 1:
-            return _uncut(s, members, ph)
-        fixed_hexes = {h for h in members if s.palace[h] or (s.dev[h] >= 0 and s.dev[h] != me)}
-        return {s.dev[h] for h in component(ph, fixed_hexes, s.map.nbrs) if not s.palace[h]}
-
     if view is None:
         def view(a: int) -> View:
             return View(s, a)
@@ -258,7 +242,7 @@ def _festival_options(s: GameState, ap: int, view: Callable[[int], View] | None 
         ph = g.palace[gi]
         if ph < 0 or s.fest[ph]:
             continue
-        need = cards_ap(sure(gi, 0 if fixed else min(ap, land)))
+        need = cards_ap(_sure(s, g.members[gi], g.palace[gi], 0 if fixed else min(ap, land)))
         if need is None:
             continue
         # His developer is there, or a tile (which may serve another event too) joins a group
@@ -272,12 +256,29 @@ def _festival_options(s: GameState, ap: int, view: Callable[[int], View] | None 
     # Per number of draws, the groups whose festival needs no more (fewer AP for more groups;
     # a number no group needs exactly adds none).
     # The palace action leaves ap − 1 AP for tiles.
-    needs = {gi: cards_ap(sure(gi, 0 if fixed else min(ap - 1, land)) if gi >= 0 else set())
+    tiles = 0 if fixed else min(ap - 1, land)
+    needs = {gi: cards_ap(_sure(s, g.members[gi], g.palace[gi], tiles) if gi >= 0 else set())
              for gi, _ in _events(view(ap))}
     built: dict[int, dict[int, int]] = {}
     for d in sorted({n for n in needs.values() if n is not None and n < ap}):
         built[d] = {gi: v.cap // 2 for gi, n in needs.items() if n is not None and n <= d}
     return out, built
+
+
+def _sure(s: GameState, members: list[int], ph: int, tiles: int) -> set[int]:
+    """Opponents whose developers stay in the group ``members`` (palace on ``ph``, or −1)
+    whatever the mover does with ``tiles`` land tiles at most: all of them without a tile;
+    else those tied to the palace through hexes no tile may cover (palaces and opponents'
+    developers, R11), and with one tile those it cannot cut off (``_uncut``)."""
+    me = s.to_move
+    if tiles <= 0:
+        return {s.dev[h] for h in members if s.dev[h] >= 0} - {me}
+    if ph < 0:
+        return set()
+    if tiles == 1:
+        return _uncut(s, members, ph)
+    fixed_hexes = {h for h in members if s.palace[h] or (s.dev[h] >= 0 and s.dev[h] != me)}
+    return {s.dev[h] for h in component(ph, fixed_hexes, s.map.nbrs) if not s.palace[h]}
 
 
 def _draw_outcomes(hand: list[str], face: str | None, deck: list[str], most: int
