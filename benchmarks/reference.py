@@ -144,3 +144,61 @@ def legal_actions_ref(s: GameState) -> set[Action]:
     on a copy (none of the path costs ``legal_actions`` left on ``s`` for ``push`` to find)."""
     c = s.copy()
     return {a for a in candidate_actions(c) if c.is_legal(a)}
+
+
+# ----------------------------------------------------------------------------- bound checks
+def city_check_ref(s: GameState, palace: int) -> tuple[list[int], list[list[int]]]:
+    """``bound_tiles.check_city`` by brute force: every sequence of at most two tile placements
+    anywhere on the board (the mover's developers lifted off, R11; any AP, R14), each pushed
+    through the engine; per count of tiles k, the most hexes of the palace's group (R21) and,
+    per count j of new palaces, half the sum of the j largest values (R28) that village groups
+    on the city's hexes take after some prefix of the sequence (parts cut off it, R23)."""
+    from core.errors import IllegalAction
+    from core.legality import PALACE_VALUES
+    from core.movegen import tile_placements
+
+    c = s.copy()
+    for h in c.map.hexes:
+        if c.dev[h] == c.to_move:
+            c.dev[h] = -1
+    c.turn.ap = 99
+    g = c.groups()
+    home = set(g.members[g.group_of(palace)])
+    size = [0, 0, 0]
+    parts = [[0] * 4 for _ in range(3)]
+
+    def look() -> tuple[int, list[int]]:
+        gg = c.groups()
+        values = []
+        for gi, m in enumerate(gg.members):
+            if gg.palace[gi] < 0 and home & set(m):
+                fit = [v for v in PALACE_VALUES if v <= len(m) and c.palace_supply[v] > 0]
+                if fit:
+                    values.append(max(fit))
+        return len(gg.members[gg.group_of(palace)]), values
+
+    def seen(k: int, trail: list[tuple[int, list[int]]]) -> None:
+        ranked = sorted((v for _, vs in trail for v in vs), reverse=True)
+        for kk in range(k, 3):
+            size[kk] = max(size[kk], trail[-1][0])
+            for j in range(1, 4):
+                parts[kk][j] = max(parts[kk][j], sum(ranked[:j]) // 2)
+
+    start = look()
+    seen(0, [start])
+    for t1, _ in list(tile_placements(c, 99)):
+        try:
+            c.push(t1)
+        except IllegalAction:
+            continue
+        one = look()
+        seen(1, [start, one])
+        for t2, _ in list(tile_placements(c, 99)):
+            try:
+                c.push(t2)
+            except IllegalAction:
+                continue
+            seen(2, [start, one, look()])
+            c.pop()
+        c.pop()
+    return size, parts

@@ -78,6 +78,7 @@ from itertools import product
 
 from analysis.solver.bound_palaces import palace_events
 from analysis.solver.bound_ponds import pond_options, raw_items
+from analysis.solver.bound_tiles import capped_options, known
 from analysis.solver.bound_view import View, component, free_hexes, pareto
 from core.state import GameState
 
@@ -134,9 +135,40 @@ def _events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
         if shared and shared[0][0] >= v.ap:
             v.palace_options = shared[0][1]
         else:
-            v.palace_options = palace_events(v)
+            v.palace_options = _checked(v, palace_events(v))
             shared[:] = [(v.ap, v.palace_options)]
     return v.palace_options
+
+
+def checks_worth(s: GameState, ap: int, views: dict[int, View]) -> list[int]:
+    """The palaces of the cities whose options (their own or their parts') claim points with
+    one or two tiles, those claiming most first: the order ``bound_tiles`` checks them in."""
+    v = views.get(ap) or View(s, ap)
+    claims: dict[int, int] = {}
+    for gi, opts in _events(v):
+        ph = v.g.palace[gi if gi >= 0 else -2 - gi] if gi != -1 else -1
+        most = max((o[-1] for o in opts if o[1] <= 2), default=0)
+        if ph >= 0 and most > 0:
+            claims[ph] = max(claims.get(ph, 0), most)
+    return sorted(claims, key=lambda ph: -claims[ph])
+
+
+def _checked(v: View, events: list[tuple[int, list[tuple[int, ...]]]]
+             ) -> list[tuple[int, list[tuple[int, ...]]]]:
+    """The options of the cities checked on this position (``bound_tiles``), and of the
+    parts cut off them, cut down to what one or two tiles can do there."""
+    checks = known(v.s)
+    if not checks:
+        return events
+    out = []
+    for gi, opts in events:
+        ph = v.g.palace[gi if gi >= 0 else -2 - gi] if gi != -1 else -1
+        check = checks.get(ph) if ph >= 0 else None
+        if check is not None:
+            opts = capped_options(v.s, gi, opts, check)
+        if opts:
+            out.append((gi, opts))
+    return out
 
 
 def _ponds(v: View) -> list[tuple[int, ...]]:
