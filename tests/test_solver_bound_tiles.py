@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from analysis.solver.bnb import meets_bound, solve_bnb
-from analysis.solver.bound import upper_bound
+from analysis.solver.bound import checks_cut, upper_bound
 from analysis.solver.bound_tiles import _KNOWN, check_cities, check_city, known
 from analysis.solver.common import Deadline, replay
 from benchmarks.reference import city_check_ref
@@ -79,12 +79,14 @@ def test_r21_r28_no_two_tiles_make_k7_a_city_of_ten_so_the_festival_line_is_prov
     check = check_city(s, k7, Deadline(None))
     assert check is not None and check.size[2] < 10
     top = s.turn.ap + s.token_bonus()
-    plain = upper_bound(s, top)
+    views: dict = {}
+    plain = upper_bound(s, top, views=views)
     line = parse_actions("irrigate E7; irrigate E8; irrigate E9; irrigate F8; tile D7r; token; "
                          "draw deck; draw deck; festival E10 DP")
     out, _ = replay(s, line)
     assert out.points == 16 < plain and not meets_bound(s, out, plain)
     assert check_cities(s, palaces(s), Deadline(None)) == len(palaces(s))
+    assert checks_cut(s, top, views)  # the options of the bound before the checks
     assert known(s) and upper_bound(s, top) == 16
     assert meets_bound(s, out, 16)
 
@@ -105,3 +107,4 @@ def test_r28_r29_the_checked_bound_is_never_below_the_best_line(game: int, at: i
     check_cities(s, palaces(s), Deadline(None))
     checked = upper_bound(s)
     assert ref.best <= checked < plain
+

@@ -153,6 +153,15 @@ def checks_worth(s: GameState, ap: int, views: dict[int, View]) -> list[int]:
     return sorted(claims, key=lambda ph: -claims[ph])
 
 
+def checks_cut(s: GameState, ap: int, views: dict[int, View]) -> bool:
+    """Whether the checks now known for this position cut any option the bound of ``views``
+    (worked out before them, with ``ap`` AP) counted: else that bound stands as it is."""
+    v = views.get(ap)
+    if v is None or v.palace_options is None:
+        return True
+    return _checked(v, v.palace_options) != v.palace_options
+
+
 def _checked(v: View, events: list[tuple[int, list[tuple[int, ...]]]]
              ) -> list[tuple[int, list[tuple[int, ...]]]]:
     """The options of the cities checked on this position (``bound_tiles``), and of the

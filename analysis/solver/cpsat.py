@@ -23,7 +23,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from analysis.solver.bnb import leaf_options, meets_bound, solve_bnb
-from analysis.solver.bound import checks_worth, upper_bound
+from analysis.solver.bound import checks_cut, checks_worth, upper_bound
 from analysis.solver.bound_tiles import check_cities
 from analysis.solver.bound_view import View
 from analysis.solver.choice import Choice, Filler, TooMany, choose, value
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from ortools.sat.python.cp_model import CpModel, CpSolver, IntVar
 
 MAX_ROUNDS = 20
-CHECK_SHARE = 0.4  # of the time left, for the cities' checks where the line is short of the bound
+CHECK_SHARE = 0.2  # of the time left, for the cities' checks where the line is short of the bound
 
 
 def _cp_model() -> Any:
@@ -215,7 +215,8 @@ def _checked_bound(s: GameState, budget: int, ub: int, views: dict[int, View], d
     """Where the line falls short of the root's bound: the cities checked (``bound_tiles``:
     what one or two tiles can do there, by the engine) while ``dl`` lasts, and the bound again
     with those checks, on views of its own (the old ones hold the options before them)."""
-    if check_cities(s, checks_worth(s, budget, views), dl) == 0:
+    done = check_cities(s, checks_worth(s, budget, views), dl)
+    if done == 0 or not checks_cut(s, budget, views):
         return ub, views
     fresh: dict[int, View] = {}
     return min(ub, upper_bound(s, budget, views=fresh)), fresh
