@@ -35,6 +35,7 @@ VARIANTS = {
     "no goals": ("goals",),
     "no polish": ("polish",),
     "no tails": ("tails",),
+    "no checks": ("checks",),
 }
 JSON_PATH = os.path.join(HERE, "results", "ablation.json")
 

@@ -401,8 +401,10 @@ def _on_full_turn_24(monkeypatch: pytest.MonkeyPatch, text: str) -> SolveResult:
     pz = next(p for p in load_puzzles() if p.id == "full-turn-24")
     line = parse_actions(text)
 
-    def quick(s: GameState, *args: object, **kwargs: object) -> tuple[Outcome, list[Action]]:
-        return replay(s, line)[0], line
+    def quick(s: GameState, dl: object, rep: object, best: object, fits: bool,
+              steps: object = None, ub: int | None = None
+              ) -> tuple[tuple[Outcome, list[Action]], int | None]:
+        return (replay(s, line)[0], line), ub
 
     monkeypatch.setattr(model_module, "_quick_lines", quick)
     return solve_model(pz.state, 5, steps=STEPS - {"recipes"})
@@ -495,9 +497,9 @@ def test_a_line_at_the_bound_is_not_polished(monkeypatch: pytest.MonkeyPatch) ->
     start: tuple[Outcome, list[Action]] = (replay(pz.state, [])[0], [])
     steps = frozenset({"players", "polish"})
     for ub, polished in ((4, 0), (5, 1)):
-        got = model_module._quick_lines(pz.state, Deadline(5), Reporter(None, "model"), start,
-                                        False, steps, ub)
-        assert got[0].points == 4 and len(calls) == polished
+        got, aim = model_module._quick_lines(pz.state, Deadline(5), Reporter(None, "model"),
+                                             start, False, steps, ub)
+        assert got[0].points == 4 and len(calls) == polished and aim == ub
 
 
 def test_a_players_line_whose_festival_an_opponent_joins_is_polished_before_goals_r32(

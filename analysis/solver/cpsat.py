@@ -23,8 +23,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from analysis.solver.bnb import leaf_options, meets_bound, solve_bnb
-from analysis.solver.bound import checks_cut, checks_worth, upper_bound
-from analysis.solver.bound_tiles import check_cities
+from analysis.solver.bound import upper_bound
 from analysis.solver.bound_view import View
 from analysis.solver.choice import Choice, Filler, TooMany, choose, value
 from analysis.solver.common import (
@@ -47,7 +46,6 @@ if TYPE_CHECKING:
     from ortools.sat.python.cp_model import CpModel, CpSolver, IntVar
 
 MAX_ROUNDS = 20
-CHECK_SHARE = 0.2  # of the time left, for the cities' checks where the line is short of the bound
 
 
 def _cp_model() -> Any:
@@ -210,18 +208,6 @@ def _tell(report: Reporter, best: tuple[Outcome, list[Action]] | None) -> None:
         report(best[0].points, best[1])
 
 
-def _checked_bound(s: GameState, budget: int, ub: int, views: dict[int, View], dl: Deadline
-                   ) -> tuple[int, dict[int, View]]:
-    """Where the line falls short of the root's bound: the cities checked (``bound_tiles``:
-    what one or two tiles can do there, by the engine) while ``dl`` lasts, and the bound again
-    with those checks, on views of its own (the old ones hold the options before them)."""
-    done = check_cities(s, checks_worth(s, budget, views), dl)
-    if done == 0 or not checks_cut(s, budget, views):
-        return ub, views
-    fresh: dict[int, View] = {}
-    return min(ub, upper_bound(s, budget, views=fresh)), fresh
-
-
 def log_to_stderr(solver: CpSolver) -> None:
     """CP-SAT's search log on stderr (``--verbose``): stdout may be carrying JSON."""
     solver.parameters.log_search_progress = True
@@ -302,10 +288,6 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
     ub = upper_bound(s, budget, views=views)
     report(bound=ub)
     inc, met = _incumbent(s, best, ub, views)
-    if not met:
-        ub, views = _checked_bound(s, budget, ub, views, dl.share(CHECK_SHARE))
-        report(bound=ub)
-        inc, met = _incumbent(s, best, ub, views)
     if quick_beam and not met:
         # The recipes' line falls short of the bound: the players' beam search may find a
         # better one before branch and bound. Only now: on the puzzles the recipes' line meets

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
     from analysis.search_players import SearchPlayer
+    from analysis.solver.bound_view import View
     from analysis.solver.model_board import Board, LinearExpr
     from analysis.solver.model_keys import Devs
     from analysis.solver.model_reach import Reach
@@ -246,6 +247,8 @@ EARLY_POLISH_SHARE = 0.2  # of the time left after them: ``polish`` from their l
 GOALS_SHARE = 0.4  # of the time left after the players' turns and the first polish: ``goals``
 POLISH_SHARE = 0.3  # of the time left then, where the line's ends are searched after it (``tails``)
 MODEL_AP = 1  # larger maps get it with this many AP (measured: see ``model_fits``)
+CHECK_GAP = 3  # the cities are checked (``bound_tiles``) where the best line is this close
+CHECK_SHARE = 0.3  # of the time left then, for the checks
 
 
 def model_fits(s: GameState) -> bool:
@@ -258,7 +261,7 @@ def model_fits(s: GameState) -> bool:
     return len(s.map.hexes) <= MODEL_HEXES or s.turn.ap + s.token_bonus() <= MODEL_AP
 
 
-STEPS = frozenset({"recipes", "players", "goals", "polish", "tails", "search"})  # all, by default
+STEPS = frozenset({"recipes", "players", "checks", "goals", "polish", "tails", "search"})  # all
 
 
 def solve_model(state: GameState, time_limit: float | None = None,
@@ -287,8 +290,8 @@ def solve_model(state: GameState, time_limit: float | None = None,
         first.engine, first.seconds, first.bound = "model", dl.elapsed(), first.best
         first.notes.append("proved by the recipe engine; the model was not needed")
         return first
-    best = _quick_lines(s, dl, rep, (replay(s, first.line)[0], first.line), fits, steps,
-                        first.bound)
+    best, first.bound = _quick_lines(s, dl, rep, (replay(s, first.line)[0], first.line), fits,
+                                     steps, first.bound)
     if not fits:
         best = shortened(s, best)
         met = first.bound is not None and meets_bound(s, best[0], first.bound)
@@ -352,7 +355,7 @@ def _no_recipes(s: GameState) -> SolveResult:
 
 def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome, list[Action]],
                  fits: bool, steps: frozenset[str] = STEPS, ub: int | None = None
-                 ) -> tuple[Outcome, list[Action]]:
+                 ) -> tuple[tuple[Outcome, list[Action]], int | None]:
     """The players' turns; ``polish`` from those whose closing festival an opponent could join
     (at most 20 % of the time left, ``EARLY_POLISH_SHARE``: one tile elsewhere may cut him out,
     and found before ``goals`` such a line shows seconds sooner, planner-38@137's 10 points at
@@ -363,8 +366,20 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
     best line's last 2–3 AP searched exactly, then those of the next-best few
     (``TAIL_STARTS``). A line already at the bound ``ub`` is not polished, and one that reaches
     it stops ``polish`` and ``tails`` (``_until``): only the tie-breaks are left, and branch and
-    bound settles those exactly."""
+    bound settles those exactly. Where the players' best line comes within ``CHECK_GAP`` of
+    the bound, the cities are checked (``checked_bound``) and the searches aim at the bound
+    cut down to them. Returns the best line and the bound."""
     from analysis.solver.goals import goal_lines
+
+    checked = False
+
+    def aim(points: int) -> None:
+        """Check the cities once the best line comes within ``CHECK_GAP`` of the bound."""
+        nonlocal ub, checked
+        if not checked and "checks" in steps and ub is not None and 0 < ub - points <= CHECK_GAP:
+            checked = True
+            ub = checked_bound(s, ub, dl.share(CHECK_SHARE))
+            rep(bound=ub)
 
     failing: list[list[Action]] = []
     valid: list[tuple[Outcome, list[Action]]] = [best]
@@ -375,6 +390,7 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
             failing.append(line)
     valid.sort(key=lambda x: x[0], reverse=True)
     rep(valid[0][0].points, valid[0][1])
+    aim(valid[0][0].points)
     polished: set[str] = set()  # lines polish ended at: no neighbour is better
     # ``failing``: their festival an opponent could join (R32), so they do not replay
     if "polish" in steps and failing and (ub is None or valid[0][0].points < ub):
@@ -385,26 +401,46 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
             valid.sort(key=lambda x: x[0], reverse=True)
             if not pdl.over():
                 polished.add(actions_text(got[1]))
+        aim(valid[0][0].points)
     if "goals" in steps:
         after = [v[1] for v in valid[:POLISH_STARTS] if v[1]]
         valid += goal_lines(s, dl.share(GOALS_SHARE), after=after)[:POLISH_STARTS]
         valid.sort(key=lambda x: x[0], reverse=True)
         rep(valid[0][0].points, valid[0][1])
+        aim(valid[0][0].points)
     if ub is not None and valid[0][0].points >= ub:
-        return valid[0]
+        return valid[0], ub
     best = valid[0]
     starts = [v[1] for v in valid[:POLISH_STARTS] if actions_text(v[1]) not in polished]
     if "polish" in steps and starts:
         share = 0.4 if fits else (POLISH_SHARE if "tails" in steps else 0.95)
         pdl = dl.share(share)
         best = _polished(s, starts, pdl, best, _until(pdl, ub, rep)) or best
+        aim(best[0].points)
     if "tails" in steps and not fits and (ub is None or best[0].points < ub):
         from analysis.solver.tails import tail_lines
 
         others = _distinct(valid, best[1], TAIL_STARTS)
         tdl = dl.share(0.95)
         best = tail_lines(s, best, tdl, _until(tdl, ub, rep), others)
-    return best
+    return best, ub
+
+
+def checked_bound(s: GameState, ub: int, dl: Deadline) -> int:
+    """The root's bound ``ub`` with the cities checked (``bound_tiles``: what one or two
+    tiles can do there, by the engine), those whose options claim most first, while ``dl``
+    lasts; worked out again only where a check cut an option. The checks cost 0.1–5 s on a
+    busy board, so the solver spends them only where the players' line is near the bound."""
+    from analysis.solver.bound import checks_cut, checks_worth, upper_bound
+    from analysis.solver.bound_tiles import check_cities
+
+    budget = s.turn.ap + s.token_bonus()
+    views: dict[int, View] = {}
+    upper_bound(s, budget, views=views)
+    done = check_cities(s, checks_worth(s, budget, views), dl)
+    if done == 0 or not checks_cut(s, budget, views):
+        return ub
+    return min(ub, upper_bound(s, budget))
 
 
 def _until(dl: Deadline, ub: int | None, rep: Reporter) -> Callable[[Outcome, list[Action]], None]:
