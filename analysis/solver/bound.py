@@ -57,6 +57,9 @@ check it against the brute force. The bound relaxes the turn into *events* and a
   cannot end (R8): every line places one. So the AP of a line are at least
   ``palace actions + max(growth tiles, pond tiles, bridges, 1 if a tile is owed) +
   irrigations and overhangs + max(paid arrivals into groups, 1 if a ring needs one)``.
+- **checked cities** (``bound_tiles.py``): once the engine has checked what one or two
+  tiles can do to a city on this position, its options and those of the parts cut off it
+  claim no more than that with as many tiles (``_checked``).
 - **festival** (R30–R34): half the value of a city without a festival since it last changed,
   or of a palace the chosen events build or enlarge within the same AP (one palace: 5 at most,
   even where the option counts several palaces of a split group), with a developer of his
