@@ -27,6 +27,7 @@ that position (``known``): every bound worked out on it afterwards uses them.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 from analysis.solver.bound_view import pareto
@@ -174,6 +175,7 @@ def capped_options(s: GameState, gi: int, opts: list[tuple[int, ...]], check: Ci
 
 
 _KNOWN: dict[tuple[object, ...], dict[int, CityCheck]] = {}
+_LOCK = threading.Lock()  # the app solves in worker threads
 
 
 def position_key(s: GameState) -> tuple[object, ...]:
@@ -195,16 +197,16 @@ def check_cities(s: GameState, palaces: list[int], dl: Deadline) -> int:
     """Check the cities on ``palaces`` in turn while ``dl`` lasts, and keep the checks for the
     position; how many were done."""
     key = position_key(s)
-    done = _KNOWN.setdefault(key, {})
+    done = dict(_KNOWN.get(key, {}))
     for ph in palaces:
-        if ph in done:
-            continue
-        got = check_city(s, ph, dl)
-        if got is None:
-            break
-        done[ph] = got
-    if not done:
-        del _KNOWN[key]
-    if len(_KNOWN) > KEPT:
-        _KNOWN.pop(next(iter(_KNOWN)))
+        if ph not in done:
+            got = check_city(s, ph, dl)
+            if got is None:
+                break
+            done[ph] = got
+    if done:
+        with _LOCK:
+            _KNOWN[key] = done
+            while len(_KNOWN) > KEPT:
+                _KNOWN.pop(next(iter(_KNOWN)))
     return len(done)
