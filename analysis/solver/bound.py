@@ -143,13 +143,22 @@ def _events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
     return v.palace_options
 
 
+def _city(v: View, gi: int) -> int:
+    """The palace hex of the city an entry of ``palace_events`` belongs to (its own options,
+    ``gi``, or its parts', −2 − ``gi``), −1 for a village or a group made from nothing."""
+    return -1 if gi == -1 else v.g.palace[gi if gi >= 0 else -2 - gi]
+
+
 def checks_worth(s: GameState, ap: int, views: dict[int, View]) -> list[int]:
     """The palaces of the cities whose options (their own or their parts') claim points with
-    one or two tiles, those claiming most first: the order ``bound_tiles`` checks them in."""
-    v = views.get(ap) or View(s, ap)
+    one or two tiles, those claiming most first: the order ``bound_tiles`` checks them in.
+    Only the palace options are worked out (on the view kept in ``views``), not the bound."""
+    if ap not in views:
+        views[ap] = View(s, ap)
+    v = views[ap]
     claims: dict[int, int] = {}
     for gi, opts in _events(v):
-        ph = v.g.palace[gi if gi >= 0 else -2 - gi] if gi != -1 else -1
+        ph = _city(v, gi)
         most = max((o[-1] for o in opts if o[1] <= 2), default=0)
         if ph >= 0 and most > 0:
             claims[ph] = max(claims.get(ph, 0), most)
@@ -174,8 +183,7 @@ def _checked(v: View, events: list[tuple[int, list[tuple[int, ...]]]]
         return events
     out = []
     for gi, opts in events:
-        ph = v.g.palace[gi if gi >= 0 else -2 - gi] if gi != -1 else -1
-        check = checks.get(ph) if ph >= 0 else None
+        check = checks.get(_city(v, gi))
         if check is not None:
             opts = capped_options(v.s, gi, opts, check)
         if opts:

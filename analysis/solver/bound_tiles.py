@@ -154,7 +154,7 @@ def capped_options(s: GameState, gi: int, opts: list[tuple[int, ...]], check: Ci
 
     def allowed(k: int, p: int) -> int:
         if gi < 0:
-            return check.parts[k][min(p, 3)]
+            return check.parts[k][p]
         ok = [v for v in PALACE_VALUES if old < v <= check.size[k] and s.palace_supply[v] > 0]
         return max(ok) // 2 if ok else -1
 

@@ -435,8 +435,7 @@ def checked_bound(s: GameState, ub: int, dl: Deadline) -> int:
     from analysis.solver.bound_tiles import check_cities
 
     budget = s.turn.ap + s.token_bonus()
-    views: dict[int, View] = {}
-    upper_bound(s, budget, views=views)
+    views: dict[int, View] = {}  # the palace options before the checks, for ``checks_cut``
     done = check_cities(s, checks_worth(s, budget, views), dl)
     if done == 0 or not checks_cut(s, budget, views):
         return ub
