@@ -10,7 +10,7 @@ it; otherwise the action is tried on the board.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from core.actions import (
@@ -152,17 +152,22 @@ def some_placement(s: GameState, budget: int) -> tuple[Tile, int] | None:
 
 def still_placeable(s: GameState, a: Action, before: tuple[Tile, int]) -> bool:
     """After the action ``a`` (not a tile, not the token, done on ``s``), whether a tile can
-    still be placed this turn (R8). The placement ``before`` found just before it stays legal
-    where ``a`` took none of its hexes (R11: a developer's new hex, an irrigation), changed no
-    group (a palace may make a village cell join two cities, R15) and left AP for it (R14);
-    levels, supplies and the token are as they were. Else the board is searched again."""
-    tile, cost = before
+    still be placed this turn (R8): the placement ``before`` found just before it, where it
+    survives ``a`` (``_survives``), else the board searched again."""
     budget = s.turn.ap + s.token_bonus()
-    if cost <= budget and not isinstance(a, Palace):
-        taken = a.dst if isinstance(a, Move) else a.hex if isinstance(a, (Enter, Irrigate)) else -1
-        if taken not in tile.hexes:
-            return True
-    return some_placement(s, budget) is not None
+    return _survives(a, (before,), budget) or some_placement(s, budget) is not None
+
+
+def _survives(a: Action, placements: Iterable[tuple[Tile, int]], after: int) -> bool:
+    """R8's shortcut, one rule for push (``still_placeable``) and the move generator
+    (``_Obligation.keeps``): one of ``placements`` stays legal after the non-tile action
+    ``a`` where it costs no more than the ``after`` AP left (R14) and ``a`` took none of its
+    hexes (R11: a developer's new hex, an irrigation) and changed no group (a palace may make
+    a village cell join two cities, R15); levels, supplies and the token are as they were."""
+    if isinstance(a, Palace):
+        return False
+    taken = a.dst if isinstance(a, Move) else a.hex if isinstance(a, (Enter, Irrigate)) else -1
+    return any(c <= after and taken not in tile.hexes for tile, c in placements)
 
 
 class _Obligation:
@@ -173,25 +178,13 @@ class _Obligation:
         self.active = s.obligation_pending() and bool(placements)
         self.budget = s.turn.ap + s.token_bonus()
         self.placements = placements
-        self.min_cost = min((c for _, c in placements), default=99) if self.active else 99
 
-    def keeps(self, a: Action, cost: int, touched: int = -1) -> bool:
-        if not self.active:
+    def keeps(self, a: Action, cost: int) -> bool:
+        if not self.active or _survives(a, self.placements, self.budget - cost):
             return True
-        after = self.budget - cost
-        if touched < 0 and after >= self.min_cost and not isinstance(a, Palace):
-            return True  # the board is unchanged for tiles (draw) or only freed (exit)
-        if touched >= 0 and after >= self.min_cost:
-            for tile, c in self.placements:
-                if c <= after:
-                    for h, _ in tile.cells:
-                        if h == touched:
-                            break
-                    else:
-                        return True  # this placement stays possible
-        if after < 1:
+        if self.budget - cost < 1:
             return False  # every tile costs at least 1 AP (R14)
-        return self._placeable_after(a, after)
+        return self._placeable_after(a, self.budget - cost)
 
     def _placeable_after(self, a: Action, after: int) -> bool:
         """Exactly push's R8 test for an action already known legal: could a tile still be
@@ -287,7 +280,7 @@ def legal_actions(s: GameState) -> Iterator[Action]:
             c = m.border_cost[h] or m.rim_cost[h]
             if c and c <= ap and level[h] and dev[h] < 0 and not pal[h]:
                 a = Enter(h)
-                if ob.keeps(a, c, h):
+                if ob.keeps(a, c):
                     yield a
     mine = [h for h in m.hexes if dev[h] == me]
     for src in mine:
@@ -295,7 +288,7 @@ def legal_actions(s: GameState) -> Iterator[Action]:
         for dst, c in costs.items():
             if dst != src and dev[dst] < 0 and c <= ap:
                 mv = Move(src, dst)
-                if ob.keeps(mv, c, dst):
+                if ob.keeps(mv, c):
                     yield mv
     for h in mine:
         c = m.border_cost[h] or m.rim_cost[h]
@@ -310,7 +303,7 @@ def legal_actions(s: GameState) -> Iterator[Action]:
             for h in m.central:
                 if not irr[h] and level[h] == 0 and not m.border_cost[h]:
                     ir = Irrigate(h)
-                    if ob.keeps(ir, 1, h):
+                    if ob.keeps(ir, 1):
                         yield ir
     if s.festival is None:
         from core import festival
