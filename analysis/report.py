@@ -67,8 +67,9 @@ def build_options(s: GameState, members: list[int], old: int) -> list[dict[str, 
     return opts
 
 
-def best_turn(s: GameState, time_limit: float | None) -> dict[str, Any] | None:
-    """The solver's best turn for the player to move (issue 5), or None when unavailable."""
+def best_turn(s: GameState, time_limit: float | None, processes: int = 1) -> dict[str, Any] | None:
+    """The solver's best turn for the player to move (issue 5), or None when unavailable;
+    ``processes`` as ``analysis.solver.solve`` takes it (1 in a batch's workers)."""
     try:
         from analysis.solver import DEFAULT_ENGINE, solve
     except Exception:  # noqa: BLE001 - the solver is optional for a report
@@ -78,7 +79,7 @@ def best_turn(s: GameState, time_limit: float | None) -> dict[str, Any] | None:
     if s.festival is not None:
         return {"best": 0, "line": "", "optimal": False, "note": "a festival is being bid (R32)"}
     try:
-        r = solve(s, engine=DEFAULT_ENGINE, time_limit=time_limit)
+        r = solve(s, engine=DEFAULT_ENGINE, time_limit=time_limit, processes=processes)
     except ValueError as e:
         return {"best": 0, "line": "", "optimal": False, "note": str(e)}
     except Exception as e:  # noqa: BLE001 - a solver failure must not sink the report
@@ -87,8 +88,10 @@ def best_turn(s: GameState, time_limit: float | None) -> dict[str, Any] | None:
     return out
 
 
-def position_report(s: GameState, solve: bool = False, time_limit: float | None = 5.0) -> dict[str, Any]:
-    """Everything ``kraton analyze`` shows, as plain data (hexes by name, players by index)."""
+def position_report(s: GameState, solve: bool = False, time_limit: float | None = 5.0,
+                    processes: int = 1) -> dict[str, Any]:
+    """Everything ``kraton analyze`` shows, as plain data (hexes by name, players by index);
+    ``processes`` for the best turn's solve (``best_turn``)."""
     g = s.groups()
     cities = []
     for c in city_standings(s):
@@ -146,7 +149,7 @@ def position_report(s: GameState, solve: bool = False, time_limit: float | None 
     if s.festival is not None:
         report["festival"] = s.festival.to_json()
     if solve:
-        report["best_turn"] = best_turn(s, time_limit)
+        report["best_turn"] = best_turn(s, time_limit, processes)
     return report
 
 

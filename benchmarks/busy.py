@@ -156,34 +156,36 @@ def play_player(pid: str, name: str) -> dict[str, object]:
     return score_line(start, line)
 
 
-def run_engine(pid: str, engine: str, limit: float | None) -> dict[str, object]:
+def run_engine(pid: str, engine: str, limit: float | None, processes: int = 1) -> dict[str, object]:
     from analysis.solver import solve
 
-    r = solve(position(pid), engine=engine, time_limit=limit)
+    r = solve(position(pid), engine=engine, time_limit=limit, processes=processes)
     return {"best": r.best, "bound": r.bound, "optimal": r.optimal, "proved_by": r.proved_by,
             "seconds": round(r.seconds, 3), "nodes": r.nodes, "handed": r.handed,
             "line": r.line_text}
 
 
-def worker(kind: str, pid: str, limit: float) -> int:
+def worker(kind: str, pid: str, limit: float, processes: int = 1) -> int:
     """One task in this (fresh) process; prints its JSON with the process's peak RSS."""
     import resource
     import time
 
     t = time.perf_counter()
     what, _, name = kind.partition(":")
-    out = (run_engine(pid, name, limit or None) if what == "engine" else play_player(pid, name))
+    out = (run_engine(pid, name, limit or None, processes) if what == "engine"
+           else play_player(pid, name))
     out["wall"] = round(time.perf_counter() - t, 3)
     out["rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     print(json.dumps(out))
     return 0
 
 
-def spawn(kind: str, pid: str, limit: float) -> dict[str, object]:
+def spawn(kind: str, pid: str, limit: float, processes: int = 1) -> dict[str, object]:
     """Run one task in a subprocess; a crash or a hang is recorded, not raised."""
     import subprocess
 
-    cmd = [sys.executable, os.path.abspath(__file__), "--worker", kind, pid, str(limit)]
+    cmd = [sys.executable, os.path.abspath(__file__), "--worker", kind, pid, str(limit),
+           "--processes", str(processes)]
     hang = 3 * (limit or 600) + 120
     try:
         p = subprocess.run(cmd, check=False, cwd=ROOT, capture_output=True, text=True, timeout=hang)
@@ -195,8 +197,9 @@ def spawn(kind: str, pid: str, limit: float) -> dict[str, object]:
 
 
 def run_all(ids: list[str], engines: list[str], limit: float, jobs: int,
-            players: bool) -> list[dict[str, Any]]:
-    """Every task of every position, ``jobs`` subprocesses at a time; rows in ``ids`` order."""
+            players: bool, processes: int = 1) -> list[dict[str, Any]]:
+    """Every task of every position, ``jobs`` subprocesses at a time (each solve may run
+    ``processes`` at once); rows in ``ids`` order."""
     from concurrent.futures import ThreadPoolExecutor
 
     rows: list[dict[str, Any]] = []
@@ -208,7 +211,7 @@ def run_all(ids: list[str], engines: list[str], limit: float, jobs: int,
     if players:
         tasks += [(i, f"player:{n}") for i in range(len(ids)) for n in PLAYERS]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [(i, kind, pool.submit(spawn, kind, ids[i], limit)) for i, kind in tasks]
+        futures = [(i, kind, pool.submit(spawn, kind, ids[i], limit, processes)) for i, kind in tasks]
         for i, kind, fut in futures:
             got = fut.result()
             what, _, name = kind.partition(":")
@@ -263,6 +266,9 @@ def main(argv: list[str] | None = None) -> int:
                     "in analysis.solver.ENGINES but brute and bnb)")
     ap.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="per solve (0: none)")
     ap.add_argument("--jobs", type=int, default=2, choices=(1, 2), help="subprocesses at a time")
+    ap.add_argument("--processes", type=int, default=1, metavar="N",
+                    help="processes each solve may run (analysis.solver.solve; kraton solve: 2); "
+                         "with 2, run one job at a time")
     ap.add_argument("--only", default="", metavar="ID[,ID]", help="a subset, e.g. 38@137,32@250")
     ap.add_argument("--no-players", action="store_true", help="skip the planner and greedy players")
     ap.add_argument("--sample", action="store_true",
@@ -271,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worker", nargs=3, metavar=("KIND", "ID", "LIMIT"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
-        return worker(args.worker[0], args.worker[1], float(args.worker[2]))
+        return worker(args.worker[0], args.worker[1], float(args.worker[2]), args.processes)
     if args.table_only:
         return table_only(args.sample)
     if args.time_limit < 0:
@@ -286,9 +292,10 @@ def main(argv: list[str] | None = None) -> int:
            or (sample_positions() if args.sample else list(POSITIONS)))
     for pid in ids:
         load(pid)  # a bad id or a missing record stops here, before any solve
-    rows = run_all(ids, engines, args.time_limit, args.jobs, not args.no_players)
+    rows = run_all(ids, engines, args.time_limit, args.jobs, not args.no_players, args.processes)
     data: dict[str, Any] = {"machine": machine(), "time_limit": args.time_limit,
-                            "jobs": args.jobs, "engines": engines, "positions": rows}
+                            "jobs": args.jobs, "processes": args.processes, "engines": engines,
+                            "positions": rows}
     data["summary"] = {e: summary(rows, e) for e in engines}
     text = render(data)
     print(text)

@@ -104,7 +104,9 @@ def render(data: dict[str, Any]) -> str:
     """The README section's body: machine and settings, the summary, the table."""
     lim = data["time_limit"]
     head = [f"Run: {data['machine']}; {lim:g} s per solve" if lim else f"Run: {data['machine']}; no limit",
-            f"{data['jobs']} subprocess(es) at a time.", "",
+            f"{data['jobs']} subprocess(es) at a time"
+            + (f", each solve with {data['processes']} processes (the checks' helper)."
+               if data.get("processes", 1) > 1 else "."), "",
             ("Points under the solver's objective. *played*: the turn the record played from "
              "there (ᶠ: it closed with a festival an opponent could join, which counts nothing "
              "here); *planner*, *greedy*: the turn those players (seed 0) play there; ↓: the "

@@ -20,6 +20,7 @@ not better, so calling it often is cheap), and sets ``proved_by`` on a proved re
 
 from __future__ import annotations
 
+import os
 import time
 
 from analysis.solver.common import Progress, ProgressFn, Reporter, SolveResult
@@ -32,14 +33,20 @@ ENGINES = ("cpsat", "model", "bnb", "brute")
 # (busy turns: README, "Busy mid-game turns"). Computer players keep "cpsat": the model
 # engine runs them.
 DEFAULT_ENGINE = "model"
+# What ``kraton solve`` and the app let one solve use: both cores of the 2-core machine.
+DEFAULT_PROCESSES = min(2, os.cpu_count() or 1)
 
 
 def solve(state: GameState, engine: str = DEFAULT_ENGINE, time_limit: float | None = None,
-          progress: ProgressFn | None = None, verbose: bool = False) -> SolveResult:
+          progress: ProgressFn | None = None, verbose: bool = False,
+          processes: int = 1) -> SolveResult:
     """The best line for the player to move this turn (see the module docstring); ``bound``
-    says how many points no line can exceed (``best`` when proved)."""
+    says how many points no line can exceed (``best`` when proved). ``processes``: how many
+    processes the solve may run at once, this one included (the model engine gives a second
+    one the cities' checks of a busy turn, ``helper.py``); callers that already solve in
+    parallel (``kraton review --workers``, tournaments) keep 1."""
     report = Reporter(progress, engine)
-    r = _solve(state, engine, time_limit, report, verbose)
+    r = _solve(state, engine, time_limit, report, verbose, processes)
     # the whole solve, the engine's import included, as the progress lines counted it
     r.seconds = max(r.seconds, time.perf_counter() - report.start)
     if r.optimal:
@@ -74,7 +81,7 @@ def _after_import(time_limit: float | None, report: Reporter) -> float | None:
 
 
 def _solve(state: GameState, engine: str, time_limit: float | None, report: Reporter,
-           verbose: bool) -> SolveResult:
+           verbose: bool, processes: int) -> SolveResult:
     if state.festival is not None:
         raise KratonError("a festival is being bid; the solver answers for a turn's actions (R30–R32)")
     if state.is_terminal():
@@ -90,7 +97,8 @@ def _solve(state: GameState, engine: str, time_limit: float | None, report: Repo
     if engine == "model":
         from analysis.solver.model import solve_model
 
-        return solve_model(state, _after_import(time_limit, report), report=report, verbose=verbose)
+        return solve_model(state, _after_import(time_limit, report), report=report, verbose=verbose,
+                           processes=processes)
     if engine == "cpsat":
         try:
             from analysis.solver.cpsat import solve_cpsat
@@ -102,4 +110,4 @@ def _solve(state: GameState, engine: str, time_limit: float | None, report: Repo
     raise KratonError(f"unknown solver engine '{engine}' (one of {', '.join(ENGINES)})")
 
 
-__all__ = ["ENGINES", "Progress", "ProgressFn", "SolveResult", "solve"]
+__all__ = ["DEFAULT_PROCESSES", "ENGINES", "Progress", "ProgressFn", "SolveResult", "solve"]

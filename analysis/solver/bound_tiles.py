@@ -196,17 +196,24 @@ def known(s: GameState) -> dict[int, CityCheck]:
 def check_cities(s: GameState, palaces: list[int], dl: Deadline) -> int:
     """Check the cities on ``palaces`` in turn while ``dl`` lasts, and keep the checks for the
     position; how many were done."""
-    key = position_key(s)
-    done = dict(_KNOWN.get(key, {}))
+    done = dict(known(s))
     for ph in palaces:
         if ph not in done:
             got = check_city(s, ph, dl)
             if got is None:
                 break
             done[ph] = got
-    if done:
-        with _LOCK:
-            _KNOWN[key] = done
-            while len(_KNOWN) > KEPT:
-                _KNOWN.pop(next(iter(_KNOWN)))
+    remember(s, done)
     return len(done)
+
+
+def remember(s: GameState, checks: dict[int, CityCheck]) -> None:
+    """Keep ``checks`` (palace hex -> check, done on this position here or by
+    ``helper.ChecksHelper``) with those known for it: the ``KEPT`` latest positions'."""
+    if not checks:
+        return
+    key = position_key(s)
+    with _LOCK:
+        _KNOWN[key] = {**_KNOWN.get(key, {}), **checks}
+        while len(_KNOWN) > KEPT:
+            _KNOWN.pop(next(iter(_KNOWN)))

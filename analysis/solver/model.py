@@ -43,7 +43,9 @@ if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
     from analysis.search_players import SearchPlayer
+    from analysis.solver.bound_tiles import CityCheck
     from analysis.solver.bound_view import View
+    from analysis.solver.helper import ChecksHelper
     from analysis.solver.model_board import Board, LinearExpr
     from analysis.solver.model_keys import Devs
     from analysis.solver.model_reach import Reach
@@ -266,18 +268,46 @@ STEPS = frozenset({"recipes", "players", "checks", "goals", "polish", "tails", "
 
 def solve_model(state: GameState, time_limit: float | None = None,
                 report: Reporter | None = None, verbose: bool = False,
-                steps: frozenset[str] = STEPS) -> SolveResult:
+                steps: frozenset[str] = STEPS, processes: int = 1) -> SolveResult:
     """The recipe engine's line (it proves the puzzles in a fraction of a second), the players'
     turns, ``goals``, ``polish`` from them, then the model's bound, and the proof when they
     meet. ``steps`` leaves some out (``benchmarks/ablation.py`` measures what each earns); the
-    bound of a busy turn comes from the recipe engine, or ``bound.upper_bound`` without it."""
-    from analysis.solver.bnb import meets_bound
-    from analysis.solver.cpsat import solve_cpsat
-
+    bound of a busy turn comes from the recipe engine, or ``bound.upper_bound`` without it.
+    With ``processes`` ≥ 2, a busy turn's cities are checked from the start in a second
+    process (``helper.ChecksHelper``), and the bound uses the checks once they are back."""
     dl = Deadline(time_limit)
     rep = report if report is not None else Reporter(None, "model")
     s = state.copy()
     fits = model_fits(s)
+    helper = _helper(s, dl, fits, steps, processes)
+    try:
+        return _solve_model(state, s, dl, rep, verbose, steps, fits, helper)
+    finally:
+        if helper is not None:
+            helper.stop()
+
+
+HELPER_LEAST = 3.0  # seconds of limit below which a busy turn's solve starts no helper
+
+
+def _helper(s: GameState, dl: Deadline, fits: bool, steps: frozenset[str],
+            processes: int) -> ChecksHelper | None:
+    """The checks' helper process of a busy turn, where the solve may use a second process
+    and has the time to start one (``HELPER_LEAST``); it stops at 80 % of the time left."""
+    left = dl.left()
+    if fits or processes < 2 or "checks" not in steps or (left is not None and left < HELPER_LEAST):
+        return None
+    from analysis.solver.helper import ChecksHelper
+
+    return ChecksHelper(s, None if left is None else 0.8 * left)
+
+
+def _solve_model(state: GameState, s: GameState, dl: Deadline, rep: Reporter, verbose: bool,
+                 steps: frozenset[str], fits: bool, helper: ChecksHelper | None) -> SolveResult:
+    """``solve_model``'s work, ``helper`` (if any) stopped by the caller."""
+    from analysis.solver.bnb import meets_bound
+    from analysis.solver.cpsat import solve_cpsat
+
     if "recipes" in steps:
         limit = dl.limit(FIT_RECIPE_SHARE if fits else RECIPE_SHARE)
         if limit is None and not fits:
@@ -291,7 +321,7 @@ def solve_model(state: GameState, time_limit: float | None = None,
         first.notes.append("proved by the recipe engine; the model was not needed")
         return first
     best, first.bound = _quick_lines(s, dl, rep, (replay(s, first.line)[0], first.line), fits,
-                                     steps, first.bound)
+                                     steps, first.bound, helper)
     if not fits:
         best = shortened(s, best)
         met = first.bound is not None and meets_bound(s, best[0], first.bound)
@@ -354,7 +384,8 @@ def _no_recipes(s: GameState) -> SolveResult:
 
 
 def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome, list[Action]],
-                 fits: bool, steps: frozenset[str] = STEPS, ub: int | None = None
+                 fits: bool, steps: frozenset[str] = STEPS, ub: int | None = None,
+                 helper: ChecksHelper | None = None
                  ) -> tuple[tuple[Outcome, list[Action]], int | None]:
     """The players' turns; ``polish`` from those whose closing festival an opponent could join
     (at most 20 % of the time left, ``EARLY_POLISH_SHARE``: one tile elsewhere may cut him out,
@@ -368,15 +399,29 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
     it stops ``polish`` and ``tails`` (``_until``): only the tie-breaks are left, and branch and
     bound settles those exactly. Where the players' best line comes within ``CHECK_GAP`` of
     the bound, the cities are checked (``checked_bound``) and the searches aim at the bound
-    cut down to them. Returns the best line and the bound."""
+    cut down to them; with a ``helper`` checking them in a process of its own, its checks
+    are taken up as soon as they are back, whatever the gap. Returns the best line and the
+    bound."""
     from analysis.solver.goals import goal_lines
 
     checked = False
 
-    def aim(points: int) -> None:
-        """Check the cities once the best line comes within ``CHECK_GAP`` of the bound."""
+    def aim(points: int, wait: float | None = 0.0) -> None:
+        """Take up the helper's checks once back (waiting up to ``wait`` seconds, None: until
+        they are), or, with no helper, check the cities once the best line comes within
+        ``CHECK_GAP`` of the bound."""
         nonlocal ub, checked
-        if not checked and "checks" in steps and ub is not None and 0 < ub - points <= CHECK_GAP:
+        if checked or "checks" not in steps or ub is None or ub <= points:
+            return
+        if helper is not None and not helper.over:
+            got = helper.result(wait)
+            if got is not None:
+                checked = True
+                ub = helper_bound(s, ub, got)
+                rep(bound=ub)
+            if not helper.over or got is not None:
+                return  # at work, or done; one that failed leaves the checks to this process
+        if ub - points <= CHECK_GAP:
             checked = True
             ub = checked_bound(s, ub, dl.share(CHECK_SHARE))
             rep(bound=ub)
@@ -420,10 +465,26 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
     if "tails" in steps and not fits and (ub is None or best[0].points < ub):
         from analysis.solver.tails import tail_lines
 
+        aim(best[0].points)
         others = _distinct(valid, best[1], TAIL_STARTS)
         tdl = dl.share(0.95)
         best = tail_lines(s, best, tdl, _until(tdl, ub, rep), others)
+    left = dl.left()
+    if helper is not None and (left is None or left > HELPER_BOUND_S):  # the checks' last chance
+        aim(best[0].points, wait=None if left is None else left - HELPER_BOUND_S)
     return best, ub
+
+
+HELPER_BOUND_S = 0.7  # kept for the bound worked out again with the helper's checks (busy: ≤ 0.65 s)
+
+
+def helper_bound(s: GameState, ub: int, checks: dict[int, CityCheck]) -> int:
+    """The root's bound ``ub`` with the cities' checks a helper did (``helper.py``)."""
+    from analysis.solver.bound import upper_bound
+    from analysis.solver.bound_tiles import remember
+
+    remember(s, checks)
+    return min(ub, upper_bound(s, s.turn.ap + s.token_bonus())) if checks else ub
 
 
 def checked_bound(s: GameState, ub: int, dl: Deadline) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from core.errors import one_line
@@ -25,6 +25,7 @@ class Job:
     solve: bool
     time_limit: float | None
     at: int | None = None
+    processes: int = 1  # for the solve: a batch's workers keep 1, a single file gets the cores
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -46,7 +47,7 @@ def analyze_file(job: Job) -> dict[str, Any]:
     from analysis.report import position_report, report_text
 
     s, note = load_any(job.path, job.at)
-    r = position_report(s, solve=job.solve, time_limit=job.time_limit)
+    r = position_report(s, solve=job.solve, time_limit=job.time_limit, processes=job.processes)
     return {"file": job.path, "report": r, "text": report_text(s, r), "note": note}
 
 
@@ -63,7 +64,9 @@ def summary_row(path: str, r: dict[str, Any] | None, error: str = "") -> str:
 def cmd_analyze(args: argparse.Namespace) -> int:
     jobs = [Job(f, not args.no_solve, args.time_limit, args.at) for f in args.files]
     if len(jobs) == 1 and args.scheduler is None:
-        out = analyze_file(jobs[0])  # a single file: errors go straight to the one-line message
+        from analysis.solver import DEFAULT_PROCESSES
+
+        out = analyze_file(replace(jobs[0], processes=DEFAULT_PROCESSES))  # a single file: errors go straight to the one-line message
         if out["note"]:  # a game record: which position (stderr, so JSON stays clean)
             print(f"kraton: {out['note']}", file=sys.stderr)
         print(json.dumps(out["report"], indent=2) if args.json else out["text"])

@@ -22,7 +22,7 @@ INFO_EVERY = 0.2  # seconds between two info lines at least (the last one is alw
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from analysis.solver import DEFAULT_ENGINE, ENGINES
+    from analysis.solver import DEFAULT_ENGINE, DEFAULT_PROCESSES, ENGINES
 
     p = sub.add_parser("solve", help="the best turn for the player to move (points per step)")
     p.add_argument("file")
@@ -31,6 +31,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"stop after S seconds (default {SOLVE_LIMIT:g}; 0: no limit); an answer cut "
                         "short is marked not proven, with the bound no line can exceed")
     p.add_argument("--engine", default=DEFAULT_ENGINE, choices=ENGINES)
+    p.add_argument("--processes", type=int, default=DEFAULT_PROCESSES, metavar="N",
+                   help=f"processes the solve may run at once (default {DEFAULT_PROCESSES}: the "
+                        "cores, at most 2; a busy turn's cities are checked in the second)")
     talk = p.add_mutually_exclusive_group()
     talk.add_argument("--quiet", action="store_true", help="no info lines on stderr while solving")
     talk.add_argument("--verbose", action="store_true", help="also the engine's own search log on stderr")
@@ -111,7 +114,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     s, note = load_for_command(args.file, args.at)  # read only: a solve never changes the file
     info = None if args.quiet else InfoLines(sys.stderr)
     try:
-        r = solve(s, engine=args.engine, time_limit=limit, progress=info, verbose=args.verbose)
+        r = solve(s, engine=args.engine, time_limit=limit, progress=info, verbose=args.verbose,
+                  processes=args.processes)
     finally:
         if info is not None:
             info.close()

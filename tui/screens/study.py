@@ -26,10 +26,15 @@ def solve_best(state: GameState, time_limit: float | None = None,
                progress: Callable[[Any], None] | None = None) -> Any:
     """``analysis.solver.solve`` (written alongside); raises ImportError when it is absent.
     ``progress`` hears of each better line and tighter bound as the search goes (issue 21)."""
-    from analysis.solver import DEFAULT_ENGINE, solve  # type: ignore[attr-defined,unused-ignore]
+    from analysis.solver import (  # type: ignore[attr-defined,unused-ignore]
+        DEFAULT_ENGINE,
+        DEFAULT_PROCESSES,
+        solve,
+    )
 
     limit = SOLVER_SECONDS if time_limit is None else time_limit
-    return solve(state, engine=DEFAULT_ENGINE, time_limit=limit, progress=progress)
+    return solve(state, engine=DEFAULT_ENGINE, time_limit=limit, progress=progress,
+                 processes=DEFAULT_PROCESSES)
 
 
 def line_text(line: list[Action]) -> str:
