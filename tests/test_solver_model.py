@@ -402,7 +402,7 @@ def _on_full_turn_24(monkeypatch: pytest.MonkeyPatch, text: str) -> SolveResult:
     line = parse_actions(text)
 
     def quick(s: GameState, dl: object, rep: object, best: object, fits: bool,
-              steps: object = None, ub: int | None = None
+              steps: object = None, ub: int | None = None, helper: object = None
               ) -> tuple[tuple[Outcome, list[Action]], int | None]:
         return (replay(s, line)[0], line), ub
 
