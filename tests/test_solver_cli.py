@@ -54,16 +54,20 @@ def test_solve_has_a_time_limit_by_default(palace_file: str, monkeypatch: pytest
     real = analysis.solver.solve
     limits: list[float | None] = []
 
+    processes: list[object] = []
+
     def spy(s: object, engine: str = "cpsat", time_limit: float | None = None, **kw: object) -> object:
         limits.append(time_limit)
+        processes.append(kw.get("processes"))
         return real(s, engine=engine, time_limit=time_limit, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(analysis.solver, "solve", spy)
     assert main(["solve", palace_file]) == 0
     assert main(["solve", palace_file, "--time-limit", "2.5"]) == 0
-    assert main(["solve", palace_file, "--time-limit", "0"]) == 0
+    assert main(["solve", palace_file, "--time-limit", "0", "--processes", "1"]) == 0
     capsys.readouterr()
     assert limits == [SOLVE_LIMIT, 2.5, None] and SOLVE_LIMIT == 10, "issue 21: 10 s, 0 for none"
+    assert processes == [analysis.solver.DEFAULT_PROCESSES] * 2 + [1]
 
 
 def test_unproved_solve_reports_the_bound(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
@@ -119,6 +123,9 @@ def test_solve_errors_exit_2(palace_file: str, tmp_path: object, capsys: pytest.
     assert main(["solve", palace_file, "--time-limit", "-1"]) == 2
     err = capsys.readouterr().err
     assert "--time-limit" in err and len(err.strip().splitlines()) == 1
+    assert main(["solve", palace_file, "--processes", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "--processes" in err and len(err.strip().splitlines()) == 1
     with pytest.raises(SystemExit) as e:
         main(["solve", palace_file, "--engine", "guess"])
     assert e.value.code == 2

@@ -111,6 +111,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from analysis.solver import solve
 
     limit = time_limit(args.time_limit)
+    if args.processes < 1:
+        raise KratonError("--processes must be 1 or more (1: this process alone)")
     s, note = load_for_command(args.file, args.at)  # read only: a solve never changes the file
     info = None if args.quiet else InfoLines(sys.stderr)
     try:
