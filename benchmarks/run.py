@@ -1,7 +1,9 @@
 """Run the benchmark suites, save the pytest-benchmark JSON, regenerate benchmarks/README.md's
 table: ``make bench`` (or ``.venv/bin/python benchmarks/run.py``).
 
-    python benchmarks/run.py                 # every suite, incl. the slow solver group
+    python benchmarks/run.py                 # every suite but the slow ones: a few minutes
+    python benchmarks/run.py --slow          # also the slow solver group (brute force on every
+                                             # puzzle, up to 20 s each: hours)
     python benchmarks/run.py -k ranking      # only some (pytest -k expression)
     python benchmarks/run.py --table-only    # rebuild the table from the saved JSON
 
@@ -42,14 +44,14 @@ TARGETS = [
     ("next puzzle, 10 000 attempts", "fast", 50e-3, "trainer: the next puzzle with 10 000 attempts ≤ 50 ms"),
     ("trainer opens", "fast", 1.0, "trainer: the app opens on the trainer ≤ 1 s"),
 ]
-ORDER = ["ranking", "groups", "paths", "movegen", "pushpop", "positions", "game", "choice", "bound", "solver",
-         "busy", "review", "trainer"]
+ORDER = ["ranking", "groups", "paths", "movegen", "pushpop", "positions", "game", "choice", "bound", "goals",
+         "solver", "busy", "review", "trainer"]
 
 
-def run_suites(extra: list[str], json_path: str) -> int:
+def run_suites(extra: list[str], json_path: str, slow: bool = False) -> int:
     os.makedirs(os.path.dirname(json_path), exist_ok=True)
     cmd = [sys.executable, "-m", "pytest", "benchmarks", "-q", "-p", "no:cacheprovider",
-           "-m", "", "--benchmark-enable", "--benchmark-only", f"--benchmark-json={json_path}",
+           "-m", "" if slow else "not slow", "--benchmark-enable", "--benchmark-only", f"--benchmark-json={json_path}",
            "--benchmark-max-time=0.5", "--benchmark-min-rounds=3", "--benchmark-sort=name",
            "--benchmark-columns=median,iqr,rounds", *extra]
     print("$", " ".join(cmd), flush=True)
@@ -107,7 +109,9 @@ def table(data: dict[str, Any]) -> str:
         entry["roles"][info.get("role", "fast")] = b
     rows = sorted(pairs.items(), key=lambda kv: (
         ORDER.index(kv[1]["group"]) if kv[1]["group"] in ORDER else 99, kv[0]))
-    out = [machine(data), "",
+    slow = any(b.get("group") == "solver" for b in data["benchmarks"])
+    out = [machine(data) + ("" if slow else " The slow solver group (every engine on every puzzle, "
+                            "brute force included) was not run: `run.py --slow` adds it."), "",
            ("Medians per call (a round of N calls is divided by N). *ratio* = reference ÷ fast, "
             "measured in the same run; *other* lists further implementations of the same pair."),
            "",
@@ -162,10 +166,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-k", help="only the benchmarks matching this pytest -k expression")
     ap.add_argument("--table-only", action="store_true", help="rebuild the table from the saved JSON")
+    ap.add_argument("--slow", action="store_true",
+                    help="also the suites marked slow (the solver group's brute force: hours)")
     args = ap.parse_args(argv)
     path = PARTIAL_PATH if args.k else JSON_PATH
     if not args.table_only:
-        rc = run_suites(["-k", args.k] if args.k else [], path if args.k else FULL_PATH)
+        rc = run_suites(["-k", args.k] if args.k else [], path if args.k else FULL_PATH, args.slow)
         if rc != 0:
             print(f"run.py: the benchmarks failed (pytest exit {rc}); the table was not rewritten",
                   file=sys.stderr)
