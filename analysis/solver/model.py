@@ -404,75 +404,85 @@ def _quick_lines(s: GameState, dl: Deadline, rep: Reporter, best: tuple[Outcome,
     bound."""
     from analysis.solver.goals import goal_lines
 
-    checked = False
-
-    def aim(points: int, wait: float | None = 0.0) -> None:
-        """Take up the helper's checks once back (waiting up to ``wait`` seconds, None: until
-        they are), or, with no helper, check the cities once the best line comes within
-        ``CHECK_GAP`` of the bound."""
-        nonlocal ub, checked
-        if checked or "checks" not in steps or ub is None or ub <= points:
-            return
-        if helper is not None and not helper.over:
-            got = helper.result(wait)
-            if got is not None:
-                checked = True
-                ub = helper_bound(s, ub, got)
-                rep(bound=ub)
-            if not helper.over or got is not None:
-                return  # at work, or done; one that failed leaves the checks to this process
-        if ub - points <= CHECK_GAP:
-            checked = True
-            ub = checked_bound(s, ub, dl.share(CHECK_SHARE))
-            rep(bound=ub)
-
+    checks = _Checks(s, dl, rep, steps, ub, helper)
     failing: list[list[Action]] = []
     valid: list[tuple[Outcome, list[Action]]] = [best]
-    for line in player_lines(s, dl, enough=ub) if "players" in steps else []:
+    for line in player_lines(s, dl, enough=checks.ub) if "players" in steps else []:
         try:
             valid.append((replay(s, line)[0], line))
         except IllegalAction:
             failing.append(line)
     valid.sort(key=lambda x: x[0], reverse=True)
     rep(valid[0][0].points, valid[0][1])
-    aim(valid[0][0].points)
+    checks(valid[0][0].points)
     polished: set[str] = set()  # lines polish ended at: no neighbour is better
     # ``failing``: their festival an opponent could join (R32), so they do not replay
-    if "polish" in steps and failing and (ub is None or valid[0][0].points < ub):
+    if "polish" in steps and failing and (checks.ub is None or valid[0][0].points < checks.ub):
         pdl = dl.share(EARLY_POLISH_SHARE)
-        got = _polished(s, failing, pdl, valid[0], _until(pdl, ub, rep))
+        got = _polished(s, failing, pdl, valid[0], _until(pdl, checks.ub, rep))
         if got is not None and got[0] > valid[0][0]:
             valid.append(got)
             valid.sort(key=lambda x: x[0], reverse=True)
             if not pdl.over():
                 polished.add(actions_text(got[1]))
-        aim(valid[0][0].points)
+        checks(valid[0][0].points)
     if "goals" in steps:
         after = [v[1] for v in valid[:POLISH_STARTS] if v[1]]
         valid += goal_lines(s, dl.share(GOALS_SHARE), after=after)[:POLISH_STARTS]
         valid.sort(key=lambda x: x[0], reverse=True)
         rep(valid[0][0].points, valid[0][1])
-        aim(valid[0][0].points)
-    if ub is not None and valid[0][0].points >= ub:
-        return valid[0], ub
+        checks(valid[0][0].points)
+    if checks.ub is not None and valid[0][0].points >= checks.ub:
+        return valid[0], checks.ub
     best = valid[0]
     starts = [v[1] for v in valid[:POLISH_STARTS] if actions_text(v[1]) not in polished]
     if "polish" in steps and starts:
         share = 0.4 if fits else (POLISH_SHARE if "tails" in steps else 0.95)
         pdl = dl.share(share)
-        best = _polished(s, starts, pdl, best, _until(pdl, ub, rep)) or best
-        aim(best[0].points)
-    if "tails" in steps and not fits and (ub is None or best[0].points < ub):
+        best = _polished(s, starts, pdl, best, _until(pdl, checks.ub, rep)) or best
+        checks(best[0].points)
+    if "tails" in steps and not fits and (checks.ub is None or best[0].points < checks.ub):
         from analysis.solver.tails import tail_lines
 
-        aim(best[0].points)
+        checks(best[0].points)
         others = _distinct(valid, best[1], TAIL_STARTS)
         tdl = dl.share(0.95)
-        best = tail_lines(s, best, tdl, _until(tdl, ub, rep), others)
+        best = tail_lines(s, best, tdl, _until(tdl, checks.ub, rep), others)
     left = dl.left()
     if helper is not None and (left is None or left > HELPER_BOUND_S):  # the checks' last chance
-        aim(best[0].points, wait=None if left is None else left - HELPER_BOUND_S)
-    return best, ub
+        checks(best[0].points, wait=None if left is None else left - HELPER_BOUND_S)
+    return best, checks.ub
+
+
+class _Checks:
+    """The cities' checks for ``_quick_lines``, and the root's bound ``ub`` they cut: a
+    ``helper``'s, taken up once back (``__call__`` waiting up to ``wait`` seconds, None: until
+    they are), or, with none (or one that failed), this process's own once the best line comes
+    within ``CHECK_GAP`` of the bound (``checked_bound``)."""
+
+    def __init__(self, s: GameState, dl: Deadline, rep: Reporter, steps: frozenset[str],
+                 ub: int | None, helper: ChecksHelper | None) -> None:
+        self.s, self.dl, self.rep, self.helper = s, dl, rep, helper
+        self.ub = ub
+        self.done = "checks" not in steps
+
+    def __call__(self, points: int, wait: float | None = 0.0) -> None:
+        if self.done or self.ub is None or self.ub <= points:
+            return
+        helper = self.helper
+        if helper is not None and not helper.over:
+            got = helper.result(wait)
+            if got is not None:
+                self._cut(helper_bound(self.s, self.ub, got))
+            if not helper.over or got is not None:
+                return  # at work, or done; one that failed leaves the checks to this process
+        if self.ub - points <= CHECK_GAP:
+            self._cut(checked_bound(self.s, self.ub, self.dl.share(CHECK_SHARE)))
+
+    def _cut(self, ub: int) -> None:
+        self.done = True
+        self.ub = ub
+        self.rep(bound=ub)
 
 
 HELPER_BOUND_S = 0.7  # kept for the bound worked out again with the helper's checks (busy: ≤ 0.65 s)
