@@ -139,24 +139,8 @@ def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old:
             if part is not None:
                 own = min(own, v.split(gi, 2 * k))
             if exact:
-                for mask in range(1 << len(rivals)):
-                    cut = {o for i, o in enumerate(rivals) if mask >> i & 1}
-                    # A tile covers two hexes at most besides its village hex (R10), one in
-                    # each group it cuts (R23) at least; what is left may cut more.
-                    cuts = (part is not None or gone > 0) + len(cut) + sum(g.palace[o] >= 0 for o in joined)
-                    if cuts > 2 * k:
-                        continue
-                    spare = min(2 * k, 2 * k + 1 - cuts)
-                    levels = {p: list(lv) for p, lv in stay.items()}
-                    for o in rivals:
-                        if o not in cut:
-                            for p, lv in v.opp_levels[o].items():
-                                levels.setdefault(p, []).extend(lv)
-                    if any(rank(lv) >= key for lv in levels.values()):
-                        continue
-                    size = (min(own, v.split(gi, spare)) if part is not None else own) + grow + sum(
-                        _joined_size(v, o, o in cut, key[0], spare) for o in joined)
-                    best = max(best, best_value(v, size, old))
+                best = max(best, _cut_rivals(v, gi, k, key, stay, own, part is not None or gone > 0,
+                                             part is not None, grow, joined, rivals, old))
             else:
                 if any(rank(lv) >= key for lv in stay.values()):
                     continue
@@ -167,6 +151,36 @@ def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old:
             top = best
             out.append((1, k, arrive, best // 2))
     return out
+
+
+def _cut_rivals(v: View, gi: int, k: int, key: tuple[int, ...], stay: dict[int, list[int]],
+                own: int, cut_self: bool, in_part: bool, grow: int, joined: list[int],
+                rivals: list[int], old: int) -> int:
+    """``_ranked_options``' exact case: the most points over which rival villages among
+    ``joined`` are cut off (R23) so that no opponent left (``stay``, and those of the
+    villages that join whole) reaches his ``key`` (R24, R25); ``cut_self``: the group itself
+    is cut already (an opponent cut off, or a part of it)."""
+    g = v.g
+    best = 0
+    for mask in range(1 << len(rivals)):
+        cut = {o for i, o in enumerate(rivals) if mask >> i & 1}
+        # A tile covers two hexes at most besides its village hex (R10), one in each group it
+        # cuts (R23) at least; what is left may cut more.
+        cuts = cut_self + len(cut) + sum(g.palace[o] >= 0 for o in joined)
+        if cuts > 2 * k:
+            continue
+        spare = min(2 * k, 2 * k + 1 - cuts)
+        levels = {p: list(lv) for p, lv in stay.items()}
+        for o in rivals:
+            if o not in cut:
+                for p, lv in v.opp_levels[o].items():
+                    levels.setdefault(p, []).extend(lv)
+        if any(rank(lv) >= key for lv in levels.values()):
+            continue
+        size = (min(own, v.split(gi, spare)) if in_part else own) + grow + sum(
+            _joined_size(v, o, o in cut, key[0], spare) for o in joined)
+        best = max(best, best_value(v, size, old))
+    return best
 
 
 def palace_events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
