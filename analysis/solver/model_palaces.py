@@ -38,20 +38,12 @@ class _Joins:
     whole: list[tuple[LinearExpr, list[int]]] = field(default_factory=list)  # villages
 
 
-def _joins(m: cp_model.CpModel, b: Board, hexes: set[int], villages: list[list[int]],
-           name: str, cut_from: int | None = None) -> _Joins:
-    """Cells (hexes that may get a village cell, not village now) and villages reachable from
-    the anchor through at most ``budget - 1`` cells, chosen as a tree rooted at the anchor.
-    ``villages[cut_from:]`` are other cities but their palace hexes: a part cut off one this
-    turn is a village again (R23) and may join (planner-31 after 201 actions: a rice cell cuts
-    G4 and H3 off the city at E6 while a village cell joins them to I6's); it joins only where
-    a tile covers one of its hexes, and counts whole (more than any part: a relaxation)."""
-    s = b.s
-    nbrs = s.map.nbrs
-    cells = {h for h in b.vcell if s.terrain[h] != VILLAGE or s.level[h] == 0}
-    cells -= hexes
-    village_of = {h: gi for gi, g in enumerate(villages) for h in g}
-    # Breadth first, cells cost one tile each, villages nothing.
+def _join_depths(b: Board, hexes: set[int], villages: list[list[int]], cells: set[int],
+                 village_of: dict[int, int]) -> dict[tuple[str, int], int]:
+    """Breadth first from the anchor's ``hexes``: each cell ("c", hex) and village ("g", its
+    index) within ``budget - 1`` tiles, with the tiles to reach it (a cell costs one, a
+    village nothing)."""
+    nbrs = b.s.map.nbrs
     depth: dict[tuple[str, int], int] = {}
     frontier = [(h, 1) for h in cells if any(n in hexes for n in nbrs[h])]
     for h, dd in frontier:
@@ -71,6 +63,23 @@ def _joins(m: cp_model.CpModel, b: Board, hexes: set[int], villages: list[list[i
                         if c in cells and ("c", c) not in depth and dd + 1 <= b.budget - 1:
                             depth[("c", c)] = dd + 1
                             queue.append((c, dd + 1))
+    return depth
+
+
+def _joins(m: cp_model.CpModel, b: Board, hexes: set[int], villages: list[list[int]],
+           name: str, cut_from: int | None = None) -> _Joins:
+    """Cells (hexes that may get a village cell, not village now) and villages reachable from
+    the anchor through at most ``budget - 1`` cells, chosen as a tree rooted at the anchor.
+    ``villages[cut_from:]`` are other cities but their palace hexes: a part cut off one this
+    turn is a village again (R23) and may join (planner-31 after 201 actions: a rice cell cuts
+    G4 and H3 off the city at E6 while a village cell joins them to I6's); it joins only where
+    a tile covers one of its hexes, and counts whole (more than any part: a relaxation)."""
+    s = b.s
+    nbrs = s.map.nbrs
+    cells = {h for h in b.vcell if s.terrain[h] != VILLAGE or s.level[h] == 0}
+    cells -= hexes
+    village_of = {h: gi for gi, g in enumerate(villages) for h in g}
+    depth = _join_depths(b, hexes, villages, cells, village_of)
     out = _Joins()
     if not depth:
         return out
