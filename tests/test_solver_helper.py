@@ -110,3 +110,16 @@ def test_the_helper_runs_from_a_script_read_on_stdin(tmp_path: pytest.TempPathFa
     p = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True,
                        cwd=ROOT, timeout=120, check=False)
     assert p.returncode == 0 and p.stderr == "" and int(p.stdout) > 0
+
+
+def test_a_solve_whose_helper_cannot_start_goes_on_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError("no more processes")
+
+    monkeypatch.setattr(subprocess, "Popen", refuse)
+    s = busy(36, 278)
+    r = solve_model(s, 4, processes=2)
+    assert r.bound is not None and r.best <= r.bound
+    assert replay(s, r.line)[0].points == r.best

@@ -299,7 +299,10 @@ def _helper(s: GameState, dl: Deadline, fits: bool, steps: frozenset[str],
         return None
     from analysis.solver.helper import ChecksHelper
 
-    return ChecksHelper(s, None if left is None else 0.8 * left)
+    try:
+        return ChecksHelper(s, None if left is None else 0.8 * left)
+    except OSError:  # no process to be had (a limit on processes, no interpreter): one it is
+        return None
 
 
 def _solve_model(state: GameState, s: GameState, dl: Deadline, rep: Reporter, verbose: bool,
