@@ -66,7 +66,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     if len(jobs) == 1 and args.scheduler is None:
         from analysis.solver import DEFAULT_PROCESSES
 
-        out = analyze_file(replace(jobs[0], processes=DEFAULT_PROCESSES))  # a single file: errors go straight to the one-line message
+        # a single file: errors go straight to the one-line message, and the solve may use
+        # the cores (a batch's workers keep one each)
+        out = analyze_file(replace(jobs[0], processes=DEFAULT_PROCESSES))
         if out["note"]:  # a game record: which position (stderr, so JSON stays clean)
             print(f"kraton: {out['note']}", file=sys.stderr)
         print(json.dumps(out["report"], indent=2) if args.json else out["text"])
