@@ -97,7 +97,7 @@ def test_a_helper_given_a_bad_position_answers_nothing_and_no_traceback(capsys: 
     assert _read(b"") is None and _read(b'{"checks": [[1, "x"]]}') is None
 
 
-def test_the_helper_runs_from_a_script_read_on_stdin(tmp_path: pytest.TempPathFactory) -> None:
+def test_the_helper_runs_from_a_script_read_on_stdin() -> None:
     """Where ``multiprocessing``'s spawn would run the caller's main module again (a script on
     stdin has none to run), the helper is a module of its own and answers."""
     import subprocess
