@@ -4,6 +4,8 @@ left behind, and a helper that fails or dies changing nothing."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from analysis.solver.bound import checks_worth, upper_bound
@@ -22,8 +24,6 @@ def _forget() -> None:
 
 def helpers_alive() -> int:
     """Helper processes of this one still running (Linux's /proc; 0 where there is none)."""
-    import os
-
     n = 0
     for pid in os.listdir("/proc") if os.path.isdir("/proc") else ():
         try:
@@ -123,3 +123,27 @@ def test_a_solve_whose_helper_cannot_start_goes_on_alone(monkeypatch: pytest.Mon
     r = solve_model(s, 4, processes=2)
     assert r.bound is not None and r.best <= r.bound
     assert replay(s, r.line)[0].points == r.best
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads Linux's /proc")
+def test_a_helper_left_running_is_ended_when_its_process_exits() -> None:
+    """The app may quit in the middle of a solve: its helper must not outlive it."""
+    import subprocess
+    import sys
+    import time
+
+    script = ("from tests.test_solver_bound_tiles import busy\n"
+              "from analysis.solver.helper import ChecksHelper\n"
+              "h = ChecksHelper(busy(67, 99), None)\n"  # checks of several seconds
+              "print(h._process.pid, flush=True)\n")
+    p = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True,
+                       cwd=ROOT, timeout=120, check=False)
+    assert p.returncode == 0 and p.stderr == ""
+    pid = int(p.stdout)
+    time.sleep(0.2)
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        state = "gone"
+    assert state in ("gone", "Z", "X")  # ended (a zombie until init reaps it)

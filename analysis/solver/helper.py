@@ -8,17 +8,20 @@ solver to keep for the position (``remember``): every bound worked out on it aft
 them. The helper is a plain ``python -m analysis.solver.helper`` (the position in on stdin as
 notation.md's JSON, the checks out on stdout): unlike ``multiprocessing`` it neither forks the
 app's threads nor runs the caller's main module again. It is stopped with the solve, so a
-solve that ends early never waits for it; one that fails or is late (its stderr is dropped)
-leaves the solve as it would have been without it.
+solve that ends early never waits for it, and at exit where a solve is cut short (the app quit
+mid-solve); one that fails or is late (its stderr is dropped) leaves the solve as it would
+have been without it.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import subprocess
 import sys
 import threading
+import weakref
 from typing import Any
 
 from analysis.solver.bound_tiles import CityCheck
@@ -44,6 +47,7 @@ class ChecksHelper:
         self._reader.start()
         self._got: dict[int, CityCheck] | None = None
         self.over = False  # answered, failed or stopped: nothing more will come
+        _LIVE.add(self)
 
     def _talk(self) -> None:
         """Send the position, read the answer (in a thread: neither pipe may block the solve)."""
@@ -78,6 +82,18 @@ class ChecksHelper:
         self._reader.join(1.0)
         if self._process.stdout is not None:
             self._process.stdout.close()
+
+
+_LIVE: weakref.WeakSet[ChecksHelper] = weakref.WeakSet()
+
+
+@atexit.register
+def _stop_all() -> None:
+    """At exit, end the helpers of solves still running (the app quit in the middle of one:
+    its worker thread never returns to stop its helper)."""
+    for helper in list(_LIVE):
+        if not helper.over:
+            helper.stop()
 
 
 def _read(out: bytes) -> dict[int, CityCheck] | None:
