@@ -4,6 +4,9 @@ path against the plain way in the same run (issue 21's puzzle targets).
 - *root and tie-break*: the root's bound with the token's AP, then with one AP less (what
   ``bnb.meets_bound`` asks to prove the fewest AP), on full-turn-63 (Java-Centre, 18 points):
   the two calls sharing their views (``views=``) against two calls each from scratch.
+- *checks looked up on a miss*: ``bound_tiles.known`` for a position that has none (a search
+  node after a move), while the root's checks are kept: the part of the key that turns it away
+  (``_light``) against the whole key looked up.
 - *search to the bound*: branch and bound on pond-32 (15 points, which the root's bound
   allows) stopping at the line that meets the bound, against the same search told a bound one
   point higher, which no line meets, so that it searches on to the end.
@@ -58,3 +61,21 @@ def test_search_stops_at_the_bound(bench, role: str) -> None:
         r = bench(lambda: solve_bnb(s, 60, bound=pz.best + 1),
                   pair="branch and bound to the bound (pond-32)", role=role, rounds=3)
     assert r.optimal and r.best == pz.best
+
+
+@pytest.mark.benchmark(group="bound")
+@pytest.mark.parametrize("role", ["fast", "reference"])
+def test_checks_looked_up_on_a_miss(bench, role: str) -> None:
+    from analysis.solver.bound_tiles import _KNOWN, CityCheck, known, position_key, remember
+
+    s = _puzzle("full-turn-63").state
+    remember(s, {0: CityCheck(0, [0, 0, 0])})
+    node = s.copy()
+    h = next(i for i, d in enumerate(node.dev) if d == node.to_move)
+    node.dev[h] = -1  # a developer of his moved off
+    try:
+        look = (lambda: known(node)) if role == "fast" else (lambda: _KNOWN.get(position_key(node), {}))
+        got = bench(look, pair="checks looked up on a miss (full-turn-63)", role=role, calls=1)
+        assert got == {}
+    finally:
+        _KNOWN.clear()

@@ -91,6 +91,21 @@ def test_r21_r28_no_two_tiles_make_k7_a_city_of_ten_so_the_festival_line_is_prov
     assert meets_bound(s, out, 16)
 
 
+def test_the_checks_are_known_for_their_position_and_its_copies_only() -> None:
+    """``known`` turns most positions away on part of the key (``_light``): one that differs
+    there (a developer moved) and one that differs only further on (a hex irrigated) both get
+    none; a copy gets the checks."""
+    s = busy(36, 278)
+    check_cities(s, palaces(s)[:1], Deadline(None))
+    assert known(s) and known(s.copy()) == known(s)
+    moved = s.copy()
+    h = next(i for i, d in enumerate(moved.dev) if d == moved.to_move)
+    moved.dev[h] = -1
+    wet = s.copy()
+    wet.irrigated[next(i for i in wet.map.central if wet.level[i] == 0 and not wet.irrigated[i])] = True
+    assert known(moved) == {} and known(wet) == {}
+
+
 FAST = [(36, 278, 2), (41, 328, 2), (37, 112, 2), (35, 358, 3), (43, 342, 3), (49, 389, 3)]
 SLOW = [(52, 184, 2), (67, 99, 2), (32, 250, 3), (40, 232, 3)]
 

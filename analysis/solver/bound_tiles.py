@@ -182,15 +182,30 @@ def position_key(s: GameState) -> tuple[object, ...]:
     """All a check depends on: the board (levels, terrain, the tiles on top and their sizes
     for R13, developers, palaces, irrigation), the mover and the tile and palace supplies."""
     p = s.players[s.to_move]
-    return (s.map.name, s.to_move, tuple(s.level), tuple(s.terrain), tuple(s.top),
-            tuple(len(s.tiles[t]) if t >= 0 else 0 for t in s.top), tuple(s.dev),
+    return (*_light(s), tuple(s.terrain), tuple(s.top),
+            tuple(len(s.tiles[t]) if t >= 0 else 0 for t in s.top),
             tuple(s.palace), tuple(s.irrigated), s.triples, p.doubles, p.villages, p.rice,
             tuple(s.palace_supply))
 
 
+LIGHT = 4  # the first items of ``position_key``: ``_light``
+
+
+def _light(s: GameState) -> tuple[object, ...]:
+    """The start of ``position_key`` (map, mover, levels, developers), a sixth of its cost."""
+    return s.map.name, s.to_move, tuple(s.level), tuple(s.dev)
+
+
+_LIGHT: frozenset[tuple[object, ...]] = frozenset()  # ``_light`` of the positions in ``_KNOWN``
+
+
 def known(s: GameState) -> dict[int, CityCheck]:
-    """The checks done on this position (palace hex -> check), if any."""
-    return _KNOWN.get(position_key(s), {}) if _KNOWN else {}
+    """The checks done on this position (palace hex -> check), if any. Every node of a
+    search asks (``bound._checked``), and only its root may have them: a position whose
+    ``_light`` part matches none is turned away without building the whole key."""
+    if not _KNOWN or _light(s) not in _LIGHT:
+        return {}
+    return _KNOWN.get(position_key(s), {})
 
 
 def check_cities(s: GameState, palaces: list[int], dl: Deadline) -> int:
@@ -212,8 +227,10 @@ def remember(s: GameState, checks: dict[int, CityCheck]) -> None:
     ``helper.ChecksHelper``) with those known for it: the ``KEPT`` latest positions'."""
     if not checks:
         return
+    global _LIGHT
     key = position_key(s)
     with _LOCK:
         _KNOWN[key] = {**_KNOWN.get(key, {}), **checks}
         while len(_KNOWN) > KEPT:
             _KNOWN.pop(next(iter(_KNOWN)))
+        _LIGHT = frozenset(k[:LIGHT] for k in _KNOWN)
