@@ -7,6 +7,12 @@ path against the plain way in the same run (issue 21's puzzle targets).
 - *checks looked up on a miss*: ``bound_tiles.known`` for a position that has none (a search
   node after a move), while the root's checks are kept: the part of the key that turns it away
   (``_light``) against the whole key looked up.
+- *pond covers at search nodes*: the bounds of 40 children of planner-37@112's last 2 AP (the
+  tail ``tails.py`` searches: ``irrigate J3; tile K3v K4r L3r; move H6 J4; enter K3; token``,
+  2 AP left), one
+  after the other as branch and bound asks them, with the pond bound's covers remembered
+  (``bound_ponds._cover``, its table emptied at the start of each round) against each worked
+  out anew (``_cover_now``).
 - *search to the bound*: branch and bound on pond-32 (15 points, which the root's bound
   allows) stopping at the line that meets the bound, against the same search told a bound one
   point higher, which no line meets, so that it searches on to the end.
@@ -79,3 +85,32 @@ def test_checks_looked_up_on_a_miss(bench, role: str) -> None:
         assert got == {}
     finally:
         _KNOWN.clear()
+
+
+@pytest.mark.benchmark(group="bound")
+@pytest.mark.parametrize("role", ["fast", "reference"])
+def test_pond_covers_at_search_nodes(bench, role: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import analysis.solver.bound_ponds as bp
+    from benchmarks.busy import position
+    from core.actions import Draw, End, Festival, Token, parse_actions
+
+    s = position("37@112")
+    for a in parse_actions("irrigate J3; tile K3v K4r L3r; move H6 J4; enter K3; token"):
+        s.push(a)
+    children = []
+    for a in s.legal_actions():
+        if not isinstance(a, (Token, Draw, End, Festival)) and len(children) < 40:
+            c = s.copy()
+            c.push(a)
+            children.append(c)
+
+    def bounds() -> list[int]:
+        bp._COVERS.clear()
+        return [upper_bound(c) for c in children]
+
+    plain = [upper_bound(c) for c in children]
+    if role == "reference":
+        monkeypatch.setattr(bp, "_cover", bp._cover_now)
+    got = bench(bounds, pair="pond covers at 40 search nodes (planner-37@112, last 2 AP)",
+                role=role, rounds=3)
+    assert got == plain

@@ -1,7 +1,6 @@
 """What a map implies lives on the map (the shapes through each hex, ``HexMap.shapes_at``), and
-caches of what a map and a position imply (the flat shapes of the pond bound, the evaluation's
-ponds) are keyed on the map object, never on ``id(map)`` (core/hexmap.py, ``MAPS_KEPT``):
-CPython hands a freed object's address to the next object made, so a map dropped and another
+caches of what a map and a position imply (the pond bound's covers, the evaluation's ponds) are
+keyed on the map object, never on ``id(map)`` (core/hexmap.py, ``MAPS_KEPT``): CPython hands a freed object's address to the next object made, so a map dropped and another
 made in its place would get the first one's entries, and the bound (R10, R12, R37) would be
 worked out on hexes the board does not have."""
 
@@ -14,12 +13,18 @@ from collections.abc import Callable
 import pytest
 
 from analysis.evaluation import ponds
-from analysis.solver.bound_ponds import _flat_shapes
+from analysis.solver.bound_ponds import _cover, _flat_shapes
 from core.actions import Tile
 from core.hexmap import parse_map
 from core.state import GameState, Player
 
-CACHED: list[Callable[[GameState], object]] = [_flat_shapes, ponds]
+
+def _covers(s: GameState) -> object:
+    """The pond bound's covers (remembered per map) of each hex alone."""
+    return [_cover(s, {h}) for h in s.map.hexes]
+
+
+CACHED: list[Callable[[GameState], object]] = [_covers, ponds]
 
 
 def _state(width: int, name: str) -> GameState:
@@ -52,7 +57,7 @@ def test_r04_maps_made_one_after_another_each_get_their_own_shapes() -> None:
         assert {tuple(sorted((a, b))) for a in m.hexes for b in pairs[a]} == set(m.pairs), i
         assert {t for h in m.hexes for t in tris[h]} == set(m.triangles), i
         assert {x for h in m.hexes for shape in m.shapes_at[h] for x in shape} <= on_map, i
-        assert {x for h in m.hexes for shape, _, _ in _flat_shapes(s)[h] for x in shape} <= on_map, i
+        assert {x for h in m.hexes for shape, _, _ in _flat_shapes(s, m.hexes)[h] for x in shape} <= on_map, i
         assert {x for pond, ring in ponds(s) for x in (*pond, *ring)} <= on_map, i
         del m, s
         gc.collect()
@@ -67,7 +72,7 @@ def test_r04_the_caches_hold_a_few_maps_not_every_map_ever_met() -> None:
     for i in range(40):
         s = _state(4 + i % 2, f"one-of-many-{i}")
         list(s.legal_actions())
-        _flat_shapes(s)
+        _covers(s)
     del s
     gc.collect()
     assert held() is None

@@ -14,16 +14,62 @@ every point total an upper bound on what it earns.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from analysis.solver.bound_rings import Parts, Reach, bridged_reach, holder_routes, ring_class
 from analysis.solver.bound_view import Raw, pareto
 from core.groups import all_ponds
+from core.hexmap import MAPS_KEPT
 from core.state import GameState
+
+Cover = tuple[int, int] | None
+Shapes = dict[int, list[tuple[frozenset[int], int, int]]]
+# Per map (a few, ``MAPS_KEPT``: keyed on the map object, as every cache of what a map implies):
+# the covers worked out, and the hexes each set of bare hexes and their neighbours make up.
+_COVERS: dict[object, tuple[dict[tuple[object, ...], Cover], dict[frozenset[int], tuple[int, ...]]]] = {}
+COVERS_CAP = 20_000  # covers remembered per map (~200 bytes each); past it the table starts again
 
 
 def _cover(s: GameState, bare: set[int], budget: int = 7, avoid: frozenset[int] = frozenset()
-           ) -> tuple[int, int] | None:
+           ) -> Cover:
+    """``_cover_now``, remembered on everything it reads: the map, ``bare``, ``budget``,
+    ``avoid``, the supplies (counted up to as many as it could ever use) and which hexes of
+    ``bare`` and next to it are level 0 without irrigation (every flat shape through a bare
+    hex lies there, R12). A branch and bound on a busy board asks the same rings again at
+    node after node whose tile lay elsewhere (planner-37@112, the last 2 AP of a line: 42
+    covers per bound, 94 % of them met before; they took 63 % of the search's time)."""
+    if not bare:
+        return 0, 0
+    m, level, irr = s.map, s.level, s.irrigated
+    tables = _COVERS.get(m)
+    if tables is None:
+        if len(_COVERS) >= MAPS_KEPT:
+            _COVERS.clear()
+        tables = _COVERS[m] = ({}, {})
+    covers, nears = tables
+    frozen = frozenset(bare)
+    near = nears.get(frozen)
+    if near is None:
+        if len(nears) >= COVERS_CAP:
+            nears.clear()
+        near = nears[frozen] = tuple(sorted(frozen.union(*(m.nbrs[h] for h in frozen))))
+    flat = 0
+    for x in near:
+        flat = flat << 1 | (level[x] == 0 and not irr[x])
+    me = s.players[s.to_move]
+    most = max(budget, len(bare)) + 1  # more of a kind than this can never all be used
+    key = (frozen, budget, avoid, flat, min(me.villages + me.rice, most), min(me.doubles, most),
+           min(s.triples, most))
+    if key in covers:
+        return covers[key]
+    if len(covers) >= COVERS_CAP:
+        covers.clear()
+    got = covers[key] = _cover_now(s, bare, budget, avoid)
+    return got
+
+
+def _cover_now(s: GameState, bare: set[int], budget: int = 7, avoid: frozenset[int] = frozenset()
+               ) -> Cover:
     """(fewest land tiles that can cover these bare hexes, extra AP for the rim hexes among
     them and next to them, ``_overhang``), None when they cannot all be covered. A tile lies
     flat (R12) on level-0 hexes; if ``c(h)`` is the most of ``bare`` one tile through ``h`` can
@@ -59,17 +105,18 @@ def _cover(s: GameState, bare: set[int], budget: int = 7, avoid: frozenset[int] 
         sixths += 6 // c
     if only_single > me.villages + me.rice:
         return None
-    rim = _overhang(s, bare, avoid)
+    shapes = _flat_shapes(s, bare)
+    rim = _overhang(s, bare, avoid, shapes)
     least = -(-sixths // 6)
     if least + rim <= budget and len(bare) <= EXACT_BARE:
         try:  # exact (at least the search below finds), where its nodes suffice
-            exact = _disjoint_cover(s, bare, budget, avoid)
+            exact = _disjoint_cover(s, bare, budget, avoid, shapes)
         except OverflowError:
             pass
         else:
             return None if exact is None else (max(least, exact[0]), max(rim, exact[1]))
     if least < len(bare) and least + rim <= budget:
-        least = _fewest_tiles(s, bare, least, budget - rim, avoid)
+        least = _fewest_tiles(s, bare, least, budget - rim, avoid, shapes)
     return least, rim
 
 
@@ -77,15 +124,14 @@ EXACT_BARE = 9  # bare hexes ``_disjoint_cover`` tries to cover exactly, at most
 COVER_NODES = 2000  # its search nodes; past them the estimates above stand
 
 
-def _disjoint_cover(s: GameState, bare: set[int], budget: int, avoid: frozenset[int]
-                    ) -> tuple[int, int] | None:
+def _disjoint_cover(s: GameState, bare: set[int], budget: int, avoid: frozenset[int],
+                    shapes: Shapes) -> tuple[int, int] | None:
     """(fewest tiles, fewest overhang AP) of any cover of ``bare`` within ``budget`` AP, each
     the least over every cover (not of one cover); None where none fits; OverflowError where
     the search runs past ``COVER_NODES``. Every bare hex is first covered by a tile lying flat on
     level 0 (R12), and a tile laid before it raised its own hexes, so those first tiles are
     disjoint flat shapes of level-0 hexes without irrigation now, none on ``avoid`` (R11,
     R37), of his supplies (R10), each rim hex of them 1 AP more (R14)."""
-    shapes = _flat_shapes(s)
     me = s.players[s.to_move]
     supply = [me.villages + me.rice, me.doubles, s.triples]
     by_hex = {h: [(shape, kind, rim) for shape, kind, rim in shapes[h] if avoid.isdisjoint(shape)]
@@ -121,14 +167,13 @@ def _disjoint_cover(s: GameState, bare: set[int], budget: int, avoid: frozenset[
     return None if best[0] == 99 else (best[0], best[1])
 
 
-def _overhang(s: GameState, bare: set[int], avoid: frozenset[int] = frozenset()) -> int:
+def _overhang(s: GameState, bare: set[int], avoid: frozenset[int], shapes: Shapes) -> int:
     """The fewest extra AP (R14) any flat cover of ``bare`` pays: each tile over a bare hex
     lies on level 0, so each of its hexes outside Java-Centre carries no tile and costs 1 AP
     more. Every bare rim hex pays; and bare hexes no two of which one tile can cover (not
     next to each other, as a tile's hexes all are) lie under different tiles, each paying at
     least the cheapest flat shape of his supplies through its hex (planner-44@191: the
     bare H3 lies only under triangles that overhang onto H2)."""
-    shapes = _flat_shapes(s)
     m = s.map
     least: dict[int, int] = {}
     for h in bare:
@@ -143,46 +188,40 @@ def _overhang(s: GameState, bare: set[int], avoid: frozenset[int] = frozenset())
 
 
 NODES = 3000  # per search in ``_fewest_tiles``; past it, the sum above stands
-_FLAT: dict[tuple[object, ...], list[list[tuple[frozenset[int], int, int]]]] = {}
 
 
-def _flat_shapes(s: GameState) -> list[list[tuple[frozenset[int], int, int]]]:
-    """Per hex: the singles (kind 0), pairs (1) and triangles (2) of his supplies that may lie
-    flat on level 0 through it now (R10, R12, R14: singles only in Java-Centre), each with its
-    hexes outside Java-Centre (1 AP more each, R14); cached on the levels, the irrigation and
-    the supplies."""
+def _flat_shapes(s: GameState, hexes: Iterable[int]) -> Shapes:
+    """Per hex of ``hexes``: the singles (kind 0), pairs (1) and triangles (2) of his supplies
+    that may lie flat on level 0 through it now (R10, R12, R14: singles only in Java-Centre),
+    each with its hexes outside Java-Centre (1 AP more each, R14)."""
     me = s.players[s.to_move]
     supply = (me.villages + me.rice, me.doubles, s.triples)
-    key = (s.map, bytes(s.level), bytes(s.irrigated), tuple(x > 0 for x in supply))
-    got = _FLAT.get(key)
-    if got is None:
-        tris, pairs = s.map.tris_at, s.map.partners
-        level, irr, kind = s.level, s.irrigated, s.map.kind
+    m = s.map
+    tris, pairs, central = m.tris_at, m.partners, m.is_central
+    level, irr, kind = s.level, s.irrigated, m.kind
 
-        def flat(x: int) -> bool:
-            return level[x] == 0 and not irr[x] and kind[x] != 0
+    def flat(x: int) -> bool:
+        return level[x] == 0 and not irr[x] and kind[x] != 0
 
-        def entry(shape: tuple[int, ...], kind: int) -> tuple[frozenset[int], int, int]:
-            return frozenset(shape), kind, sum(1 for x in shape if not s.map.is_central(x))
+    def entry(shape: tuple[int, ...], kind: int) -> tuple[frozenset[int], int, int]:
+        return frozenset(shape), kind, sum(1 for x in shape if not central(x))
 
-        got = [[] for _ in range(len(level))]
-        for h in s.map.hexes:
-            if not flat(h):
-                continue
-            if supply[0] and s.map.is_central(h):
-                got[h].append(entry((h,), 0))
-            if supply[1]:
-                got[h] += [entry((h, y), 1) for y in pairs[h] if flat(y)]
-            if supply[2]:
-                got[h] += [entry(tri, 2) for tri in tris[h] if all(flat(x) for x in tri)]
-        if len(_FLAT) > 64:
-            _FLAT.clear()
-        _FLAT[key] = got
+    got: Shapes = {}
+    for h in hexes:
+        here = got[h] = []
+        if not flat(h):
+            continue
+        if supply[0] and central(h):
+            here.append(entry((h,), 0))
+        if supply[1]:
+            here += [entry((h, y), 1) for y in pairs[h] if flat(y)]
+        if supply[2]:
+            here += [entry(tri, 2) for tri in tris[h] if all(flat(x) for x in tri)]
     return got
 
 
 def _fewest_tiles(s: GameState, bare: set[int], least: int, most: int,
-                  avoid: frozenset[int] = frozenset()) -> int:
+                  avoid: frozenset[int], shapes: Shapes) -> int:
     """The fewest flat tiles of his supplies that cover ``bare`` (R10, R12), searched from
     ``least`` (a lower bound) up to ``most`` (``most + 1`` where even that many cannot):
     every tile over a bare hex lies on level 0, so only the singles, pairs and triangles
@@ -190,7 +229,6 @@ def _fewest_tiles(s: GameState, bare: set[int], least: int, most: int,
     fewest such tiles, and a branch stops where the sum of ``1/c(h)`` over what is left
     (``_cover``) exceeds the tiles left. Where the search runs past ``NODES`` it returns the
     count it was trying, still a lower bound."""
-    shapes = _flat_shapes(s)
     me = s.players[s.to_move]
     options = {h: sorted({(shape & bare, k) for shape, k, _ in shapes[h]
                           if avoid.isdisjoint(shape)}, key=lambda o: -len(o[0])) for h in bare}
