@@ -36,6 +36,17 @@ def observation(s: GameState, player: int) -> dict[str, Any]:
     return d
 
 
+def public_view(s: GameState, rng: random.Random) -> GameState:
+    """What an onlooker may analyse (R44): a full state with every hand and the deck dealt at
+    random from the cards no one has shown (the face-up card, the discard pile and cards
+    played in a festival stay). For a hot-seat game looked at from outside it, where no one
+    knows whose eyes are on the screen."""
+    d = observation(s, 0)
+    me = d["players"][0]
+    me["hand_size"], me["hand"] = len(me["hand"]), None
+    return determinize(d, rng)
+
+
 def determinize(view: dict[str, Any], rng: random.Random) -> GameState:
     """A full-information state consistent with an observation: the unseen cards (opponents'
     hands and the deck) dealt at random. For computer players that sample hidden information."""
@@ -70,4 +81,4 @@ def as_seen_by(s: GameState, player: int, rng: random.Random) -> GameState:
     return determinize(observation(s, player), rng)
 
 
-__all__ = ["as_seen_by", "determinize", "observation"]
+__all__ = ["as_seen_by", "determinize", "observation", "public_view"]

@@ -196,3 +196,14 @@ def aio(fn: Callable[..., Awaitable[None]]) -> Callable[..., None]:
         asyncio.run(fn(*args, **kwargs))
 
     return wrapper
+
+
+async def take_keyboard(pilot: Any) -> None:
+    """A hot-seat game opens on the hand-over (R44): the first human to decide confirms he is
+    at the keyboard (Enter)."""
+    from tui.screens.handover import HandOverScreen
+
+    await pilot.pause()
+    if isinstance(pilot.app.screen, HandOverScreen):
+        await pilot.press("enter")
+        await pilot.pause()

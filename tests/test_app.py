@@ -15,7 +15,7 @@ from core.actions import Enter, Move, Palace, Tile, parse_action
 from core.game import Game
 from core.hexmap import parse_hex
 from core.state import GameState
-from tests.helpers import aio
+from tests.helpers import aio, take_keyboard
 from tui.app import create_app
 from tui.saves import load_game
 from tui.screens.game import GameScreen
@@ -55,6 +55,7 @@ async def test_place_tile_by_keys_then_undo_r10_r8() -> None:
     game = two_humans()
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen)
         await pilot.press("t")
@@ -77,6 +78,7 @@ async def test_illegal_tile_preview_names_rule_r12() -> None:
     game = two_humans("tile H10r")
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen)
         screen.board.move_cursor_to(parse_hex("H10"))
@@ -95,6 +97,7 @@ async def test_enter_and_move_developer_r26_r27() -> None:
     game = two_humans("tile B6v B7r C7r")
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen)
         b6, b7 = parse_hex("B6"), parse_hex("B7")
@@ -119,6 +122,7 @@ async def test_build_palace_r28_r29() -> None:
     game = two_humans("tile B6v B7r C7r", "enter B6", "tile C6v")
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen)
         c6 = parse_hex("C6")
@@ -138,6 +142,7 @@ async def test_palace_dialog_offers_allowed_values_r28() -> None:
     s = game.state
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen)
         d6 = parse_hex("D6")
@@ -182,6 +187,7 @@ async def test_save_game_and_reload_replays_moves(kraton_home: Path) -> None:
     app = create_app(game=game, step_delay=0)
     target = kraton_home / "mine.json"
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         await pilot.press("t", "enter")
         await pilot.press("s")
         await pilot.pause()
@@ -232,6 +238,7 @@ async def test_festival_bidding_dialog_for_each_human_r30_r32() -> None:
     game = Game(s, [None, None])
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen)
         screen.board.move_cursor_to(parse_hex("F4"))
@@ -266,6 +273,7 @@ async def test_mouse_click_moves_cursor_and_second_click_confirms() -> None:
     game = two_humans()
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen)
         h = parse_hex("E8")
@@ -285,6 +293,7 @@ async def test_only_the_deciding_humans_hand_shows_r44() -> None:
     s = game.state
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen)
         assert screen.hand_text().startswith(f"[b]Hand of {s.players[0].name}")
@@ -310,6 +319,7 @@ async def test_board_scrolls_to_the_cursor_in_a_small_terminal() -> None:
     game = two_humans()
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=(60, 20)) as pilot:
+        await take_keyboard(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen)
         board = screen.board
@@ -383,6 +393,7 @@ async def _study(real_solver: bool) -> None:
     game = two_humans("tile B6v B7r C7r", "enter B6", "tile C6v", "palace C6 2")
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         await pilot.press("a")
         await pilot.pause()
         study = app.screen
@@ -434,6 +445,7 @@ async def test_command_palette_runs_end_turn_r8() -> None:
     game = two_humans()
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen)
         await pilot.press("ctrl+p")

@@ -19,7 +19,7 @@ from core.actions import parse_actions
 from core.game import Game
 from core.hexmap import parse_hex
 from tests.festival_positions import city_position
-from tests.helpers import aio
+from tests.helpers import aio, take_keyboard
 from tui.app import create_app, puzzle_dir
 from tui.screens.dialogs import ChoiceDialog, MessageScreen, VerdictDialog
 from tui.screens.game import GameScreen
@@ -46,6 +46,7 @@ async def test_no_color_never_draws_black_on_black(monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("NO_COLOR", "1")
     app = create_app(game=festival_game(), step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         await pilot.pause()
         filters = app.get_line_filters()
         for widget in [app.screen.query_one("#status"), app.screen.query_one("KeyBar"),
@@ -68,6 +69,7 @@ async def test_esc_on_festival_dialog_then_f_reopens_it_r32() -> None:
     s = game.state
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen)
         screen.board.move_cursor_to(parse_hex("F4"))
@@ -97,6 +99,7 @@ async def test_festival_dialog_shows_card_worths_stakes_and_announces_result_r31
     s = game.state
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen)
         screen.board.move_cursor_to(parse_hex("F4"))
@@ -182,10 +185,11 @@ async def test_each_game_has_its_own_autosave(kraton_home: Path) -> None:
     second = festival_game()
     app = create_app(game=first, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         await pilot.press("d")  # draw from the deck (R36): one action, autosaved
         await pilot.pause()
         app.open_game(second)
-        await pilot.pause()
+        await take_keyboard(pilot)
         await pilot.press("d", "d")
         await pilot.pause()
     assert first.autosave and second.autosave and first.autosave != second.autosave
@@ -196,6 +200,7 @@ async def test_each_game_has_its_own_autosave(kraton_home: Path) -> None:
     again = load_game(first.autosave)
     app = create_app(game=again, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         await pilot.press("d")
         await pilot.pause()
     assert again.autosave == first.autosave
@@ -210,6 +215,7 @@ async def test_q_asks_before_quitting_a_game_in_progress() -> None:
 
     app = create_app(game=festival_game(), step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         screen = app.screen
         await pilot.press("q")
         await pilot.pause()
@@ -364,6 +370,7 @@ async def test_study_view_best_turn_on_top_tables_unwrapped_pagedown_scrolls(
     app = _study_app(monkeypatch, SimpleNamespace(best=0, line=[], optimal=True),
                      SimpleNamespace(best=0, bound=3, line=[], seconds=0.1))
     async with app.run_test(size=(120, 16)) as pilot:
+        await take_keyboard(pilot)
         study = await _open_study(app, pilot)
         side = study.query_one("#study-side")
         solver, report = study.query_one("#solver"), study.query_one("#report")
@@ -390,6 +397,7 @@ async def test_study_view_best_turn_wraps_at_80_columns_one_whole_action_a_row(
     line = parse_actions("irrigate G9; irrigate G8; irrigate F7; tile F5v F6r; move G14 J16")
     app = _study_app(monkeypatch, SimpleNamespace(best=12, line=line, optimal=False, bound=30))
     async with app.run_test(size=(80, 24)) as pilot:
+        await take_keyboard(pilot)
         study = await _open_study(app, pilot)
         side, solver = study.query_one("#study-side"), study.query_one("#solver")
         assert solver.region.right <= side.content_region.right  # inside the column
@@ -447,6 +455,7 @@ async def test_80x24_new_game_and_help_fit_and_column_numbers_stay() -> None:
         assert app.screen.query_one(".dialog").region.right <= small[0]
     app = create_app(game=festival_game(), step_delay=0)
     async with app.run_test(size=small) as pilot:
+        await take_keyboard(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen)
         for _ in range(8):

@@ -5,17 +5,20 @@ study on what the player may see, no undo of a draw, no hand before the hand-ove
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from core.actions import parse_action
 from core.game import Game, as_seen_by
 from core.state import GameState
+from tests.helpers import take_keyboard
 from tests.test_app import SIZE, aio, two_humans
 from tui.app import create_app
 from tui.screens.game import GameScreen
 from tui.screens.handover import HandOverScreen
 from tui.screens.newgame import NewGameScreen, seed_from
+from tui.session import Session
 
 pytestmark = pytest.mark.usefixtures("kraton_home")
 
@@ -62,6 +65,7 @@ async def test_r44_study_in_a_game_uses_the_players_view_and_says_so() -> None:
     real = list(game.state.players[1].hand) + list(game.state.deck)
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         await pilot.press("a")
         await pilot.pause()
         study = app.screen
@@ -80,6 +84,7 @@ async def test_r44_a_deck_draw_cannot_be_undone() -> None:
     s = game.state
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen)
         await pilot.press("d")
@@ -96,6 +101,7 @@ async def test_r44_q_and_escape_do_not_dismiss_the_hand_over() -> None:
     game: Game = two_humans()
     app = create_app(game=game, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen)
         game.apply_action(parse_action("tile B6v B7r C7r"))
@@ -108,3 +114,89 @@ async def test_r44_q_and_escape_do_not_dismiss_the_hand_over() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen is screen and "Hand of Bob" in screen.hand_text()
+
+
+# ------------------------------------------------- who is at the keyboard is not known (R44)
+def _screen_text(app: object) -> str:
+    """Everything the game screen under the dialogs shows in its panels."""
+    from textual.widgets import Static
+
+    screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))  # type: ignore[attr-defined]
+    return "\n".join(str(w.render()) for w in screen.query(Static))
+
+
+@aio
+async def test_r44_a_hot_seat_game_opens_on_the_hand_over_with_every_hand_hidden() -> None:
+    game = two_humans("tile B6v B7r C7r")
+    ann = game.state.players[0]
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HandOverScreen) and ann.name in app.screen.title_text
+        shown = _screen_text(app)
+        assert "Hand of" not in shown and "hidden" in shown
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert f"Hand of {ann.name}" in _screen_text(app)
+
+
+@aio
+async def test_r44_a_saved_hot_seat_game_opened_again_hands_over_first(kraton_home: Path) -> None:
+    from tui.saves import save_game
+
+    game = two_humans("tile B6v B7r C7r", "end")  # Bob to act
+    kraton_home.mkdir(parents=True, exist_ok=True)
+    path = kraton_home / "hot-seat.json"
+    save_game(Session(game), str(path))
+    app = create_app("play", str(path), step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HandOverScreen) and "Bob" in app.screen.title_text
+        assert "Hand of" not in _screen_text(app)
+
+
+@aio
+async def test_r44_nothing_opens_from_the_command_palette_behind_the_hand_over() -> None:
+    game = two_humans()
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
+        assert "Browse saves" in {c.title for c in app.get_system_commands(app.screen)}
+        app.screen.hand_over(1)  # type: ignore[attr-defined]
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, HandOverScreen)
+        titles = {c.title for c in app.get_system_commands(screen)}
+        assert not titles & {"Browse saves", "New game", "Puzzles", "Study position"}
+
+
+def test_r44_the_browsers_study_of_a_hot_seat_game_deals_every_hand() -> None:
+    from tui.screens.browse import study_view
+
+    game = two_humans("tile B6v B7r C7r")
+    s = game.state
+    other = two_humans("tile B6v B7r C7r")
+    o = other.state
+    k = len(s.players[0].hand)
+    o.players[0].hand, o.deck = o.deck[:k], s.players[0].hand + o.deck[k:]
+    assert o.players[0].hand != s.players[0].hand  # the mover's hidden hand differs
+    seen, note = study_view(Session(game), random.Random(3))
+    seen_o, _ = study_view(Session(other), random.Random(3))
+    assert "onlooker" in note and "(R44)" in note
+    assert [p.hand for p in seen.players] == [p.hand for p in seen_o.players]
+    assert seen.deck == seen_o.deck
+    dealt = sorted([*(c for p in seen.players for c in p.hand), *seen.deck])
+    assert dealt == sorted([*(c for p in s.players for c in p.hand), *s.deck])
+
+
+def test_r44_the_browsers_study_takes_the_only_humans_view_and_a_puzzles_as_it_is() -> None:
+    from tui.screens.browse import study_view
+
+    game = two_humans("tile B6v B7r C7r")
+    game.seats = [None, "planner"]
+    seen, note = study_view(Session(game), random.Random(3))
+    assert seen.players[0].hand == game.state.players[0].hand and "Ann sees it (R44)" in note
+    game.seats = ["planner", "planner"]  # computers only: nothing hidden from anyone at the keyboard
+    seen, note = study_view(Session(game), random.Random(3))
+    assert note == "" and seen.players[1].hand == game.state.players[1].hand

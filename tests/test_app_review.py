@@ -14,7 +14,7 @@ from core.game import Game
 from core.hexmap import parse_hex
 from core.record import load_record
 from core.state import GameState
-from tests.helpers import aio
+from tests.helpers import aio, take_keyboard
 from tui.app import create_app, puzzle_dir
 from tui.chart import ScoreChart, chart_cells
 from tui.controller import Controller
@@ -113,6 +113,7 @@ async def test_step_by_action_by_turn_home_end_and_back_to_the_present() -> None
     n = len(g.actions)
     app = create_app(game=g, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, GameScreen)
@@ -147,6 +148,7 @@ async def test_the_last_turns_hexes_are_marked_and_follow_the_cursor() -> None:
     g = three_turns()
     app = create_app(game=g, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, GameScreen)
@@ -168,6 +170,7 @@ async def test_the_move_list_lists_turns_with_points_and_marks() -> None:
                         "seen": "player"}
     app = create_app(game=g, step_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, GameScreen)
@@ -345,6 +348,7 @@ async def test_a_comment_is_added_saved_and_reloaded(kraton_home: Path) -> None:
     app = create_app(game=Session(g), step_delay=0)
     target = kraton_home / "commented.json"
     async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, GameScreen)

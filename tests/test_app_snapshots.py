@@ -50,20 +50,22 @@ def mid_game() -> GameState:
 
 
 def game_of(s: GameState) -> Game:
+    """Every seat human (hot-seat): the app opens on the hand-over (R44), Enter takes it."""
     return Game(s, [None] * s.n_players)
 
 
 def test_snapshot_empty_board(snap_compare: Any) -> None:
     s = GameState.new(3, seed=1, names=["Ann", "Bob", "Cid"])
     s.to_move = 0
-    assert snap_compare(create_app(game=game_of(s), step_delay=0), terminal_size=SIZE)
+    assert snap_compare(create_app(game=game_of(s), step_delay=0), terminal_size=SIZE,
+                        press=["enter"])  # Ann takes the keyboard (R44)
 
 
 def test_snapshot_mid_game_terraces(snap_compare: Any) -> None:
     s = mid_game()
     assert max(s.level) >= 3 and any(s.palace) and any(d >= 0 for d in s.dev)
     assert snap_compare(create_app(game=game_of(s), step_delay=0), terminal_size=SIZE,
-                        press=["t"])
+                        press=["enter", "t"])
 
 
 def test_snapshot_end_of_game_r40(snap_compare: Any) -> None:
@@ -82,13 +84,13 @@ SMALL = (80, 24)
 
 def test_snapshot_mid_game_80x24(snap_compare: Any) -> None:
     assert snap_compare(create_app(game=game_of(mid_game()), step_delay=0), terminal_size=SMALL,
-                        press=["j", "j", "j", "j", "j", "j"])
+                        press=["enter", "j", "j", "j", "j", "j", "j"])
 
 
 def test_snapshot_mid_game_no_color(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     assert snap_compare(create_app(game=game_of(mid_game()), step_delay=0), terminal_size=SIZE,
-                        press=["t"])
+                        press=["enter", "t"])
 
 
 def test_snapshot_new_game_80x24(snap_compare: Any) -> None:
@@ -155,6 +157,8 @@ def test_snapshot_festival_bidding_dialog(snap_compare: Any, tmp_path: Path,
     app = create_app(game=game, step_delay=0)
 
     async def bid(pilot: Any) -> None:
+        await pilot.press("enter")  # the hand-over screen: Ann is at the keyboard
+        await pilot.pause()
         await open_festival(pilot)
         await pilot.press("enter")  # Ann opens with M (worth 1)
         await pilot.pause()

@@ -175,7 +175,11 @@ class KratonApp(App[None]):
 
     # ------------------------------------------------------------------ command palette
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        from tui.screens.handover import HandOverScreen
+
         yield from super().get_system_commands(screen)
+        if isinstance(screen, HandOverScreen):
+            return  # R44: nothing opens from behind the hand-over (a saved game, a study)
         yield SystemCommand("New game", "Start a new game of Java", self.action_new_game)
         yield SystemCommand("Browse saves", "Saved games, positions and puzzles",
                             self.action_browse)

@@ -6,6 +6,7 @@ holds can crash the app.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -18,6 +19,7 @@ from textual.widgets import Footer, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core.errors import KratonError
+from core.observation import as_seen_by, public_view
 from core.position import read_json
 from core.state import GameState
 from tui.board import BoardView
@@ -77,6 +79,26 @@ def summary(game: Session) -> str:
         if s.is_terminal():
             text += " (Enter opens the review)"
     return text
+
+
+def study_view(game: Session, rng: random.Random) -> tuple[GameState, str]:
+    """What the browser's study may show of a file (R44), and the note that says so. A puzzle,
+    a finished game and a game of computers only: as it is. A game in play with one human: as
+    he sees it (the others' hands and the deck dealt at random). With two humans or more, no
+    one knows who is looking: every hand and the deck dealt at random (opening the game hands
+    the keyboard over first, and its study then takes that player's view)."""
+    s = game.state
+    humans = [p for p, c in enumerate(game.seats) if c is None]
+    if game.puzzle is not None or s.is_terminal() or not humans:
+        return s.copy(), ""
+    if len(humans) == 1:
+        who = s.players[humans[0]].name
+        return as_seen_by(s, humans[0], rng), (
+            f"As {who} sees it (R44): the other hands and the deck are dealt at random from"
+            " the cards he cannot see; the answer is one such deal.")
+    return public_view(s, rng), (
+        "As an onlooker sees it (R44): every hand and the deck are dealt at random from the"
+        " cards no one has shown; open the game to study it as the player at the keyboard.")
 
 
 class BrowseScreen(Screen[None]):
@@ -186,12 +208,14 @@ class BrowseScreen(Screen[None]):
         self.app.open_game(g)  # type: ignore[attr-defined]
 
     def action_study(self) -> None:
+        """The study of the file (R44: see ``study_view``)."""
         p = self.current()
         g = self.load(p) if p is not None else None
         if isinstance(g, Session):
             from tui.screens.study import StudyScreen
 
-            self.app.push_screen(StudyScreen(g.state.copy()))
+            state, note = study_view(g, random.Random())
+            self.app.push_screen(StudyScreen(state, note=note))
 
     def action_new_game(self) -> None:
         self.app.action_new_game()  # type: ignore[attr-defined]

@@ -48,10 +48,14 @@ class TableScreen(LookBackScreen):
         self.selected = -1  # developer picked up in move mode
         self.targets: dict[int, int] = {}
         self.busy = False
-        # Hot-seat (R44): whose eyes are on the screen; a hand shows only to them.
+        # Hot-seat (R44): whose eyes are on the screen; a hand shows only to them. With two
+        # humans or more no one is known to be there yet (a new game set up by anyone, a saved
+        # one opened by anyone): the first human to decide is handed the keyboard first.
         first = self.state.current_player()
-        self.at_keyboard: int | None = first if self.is_human(first) else None
-        self.handing_over = False
+        hot_seat = (sum(1 for c in self.session.seats if c is None) >= 2
+                    and self.session.puzzle is None and not self.state.is_terminal())
+        self.at_keyboard: int | None = first if self.is_human(first) and not hot_seat else None
+        self.handing_over = hot_seat
 
 
     def compose(self) -> ComposeResult:
