@@ -38,6 +38,32 @@ def saves_dir() -> Path:
 AUTOSAVE_PREFIX = "autosave-"
 
 
+def save_target(text: str) -> Path:
+    """Where a name typed in the save dialog writes: ``~`` expanded, a relative name in the
+    saves folder (not wherever the app was started), ``.json`` added to a name without a
+    suffix. KratonError (one line) for a blank name, a folder, or a folder that is not there."""
+    name = text.strip()
+    if not name:
+        raise KratonError("no file name: type one (a name alone saves in the saves folder)")
+    path = Path(name).expanduser()
+    if not path.is_absolute():
+        path = saves_dir() / path
+    if name.endswith(os.sep) or path.is_dir():
+        raise KratonError(f"{path} is a folder: add a file name")
+    if not path.suffix:
+        path = path.with_suffix(".json")
+    if not path.parent.is_dir():
+        raise KratonError(f"no folder {path.parent}: not saved")
+    return path
+
+
+def save_error(e: OSError | KratonError) -> str:
+    """One line for a save that failed: what, and where (not Python's ``[Errno 2] ...``)."""
+    if isinstance(e, OSError) and e.strerror:
+        return f"{e.filename or 'the file'}: {e.strerror.lower()}" if e.filename else e.strerror
+    return str(e)
+
+
 def autosave_path(game: Session) -> Path:
     """This game's own autosave (one file per game, so a second game never overwrites the
     first's): the file it was loaded from if that is an autosave, else a new name. The name

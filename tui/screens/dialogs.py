@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
+
+from core.errors import KratonError
 
 
 class ChoiceDialog(ModalScreen[Any]):
@@ -137,18 +142,26 @@ class ConfirmDialog(ModalScreen[bool]):
 
 
 class SaveDialog(ModalScreen[tuple[str, str] | None]):
-    """Ask where to save and what: the game record (default) or the bare position."""
+    """Ask where to save and what: the game record (default) or the bare position. The dialog
+    stays open until the file is written: a blank name, a missing folder or a failed write is
+    said in it (one line), and a file that is there already (not the game's own) is replaced
+    only when asked again. ``save(kind, path)`` writes, and returns an error or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, save: Callable[[str, Path], str | None],
+                 own: str | None = None) -> None:
         super().__init__()
         self.path = path
+        self.save = save
+        self.own = own  # the game's own file: saved again without asking
+        self.asked: tuple[str, Path] | None = None  # the replacement asked about
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Save", classes="dialog-title")
             yield Input(self.path, id="save-path")
+            yield Static("A name alone saves in the saves folder.", id="save-note")
             with Horizontal(classes="buttons"):
                 yield Button("Save game (Enter)", id="save-game", variant="primary")
                 yield Button("Save position", id="save-position")
@@ -158,14 +171,34 @@ class SaveDialog(ModalScreen[tuple[str, str] | None]):
         self.query_one(Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(("game", event.value))
+        self.attempt("game")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "cancel":
             self.dismiss(None)
             return
-        kind = "position" if event.button.id == "save-position" else "game"
-        self.dismiss((kind, self.query_one(Input).value))
+        self.attempt("position" if event.button.id == "save-position" else "game")
+
+    def attempt(self, kind: str) -> None:
+        from tui.saves import save_target
+
+        note = self.query_one("#save-note", Static)
+        try:
+            target = save_target(self.query_one(Input).value)
+        except KratonError as e:
+            note.update(f"[b]not saved[/b]: {escape(str(e))}")
+            return
+        own = self.own is not None and os.path.realpath(self.own) == os.path.realpath(target)
+        if target.exists() and not own and self.asked != (kind, target):
+            self.asked = (kind, target)
+            note.update(f"[b]{escape(str(target))} is there already[/b]: the same again"
+                        " replaces it, Esc keeps it")
+            return
+        error = self.save(kind, target)
+        if error is not None:
+            note.update(f"[b]not saved[/b]: {escape(error)}")
+            return
+        self.dismiss((kind, str(target)))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -22,7 +22,7 @@ from core.state import GameState
 from tui import panel
 from tui.board import BoardView
 from tui.controller import Controller, Event, turn_of
-from tui.saves import AUTOSAVE_PREFIX, save_game, save_position_only, saves_dir
+from tui.saves import AUTOSAVE_PREFIX, save_error, save_game, save_position_only, saves_dir
 from tui.screens.dialogs import HelpScreen, SaveDialog
 from tui.session import Session, as_session
 
@@ -153,23 +153,23 @@ class LookBackScreen(Screen[None]):
             path = None
         default = path or str(saves_dir() / f"game-{time.strftime('%Y%m%d-%H%M%S')}.json")
 
-        def done(result: tuple[str, str] | None) -> None:
-            if result is None:
-                return
-            kind, path = result
+        def save(kind: str, target: Path) -> str | None:
             try:
                 if kind == "position":
-                    save_position_only(self.session, path)
+                    save_position_only(self.session, target)
                 else:
-                    save_game(self.session, path)
-                    self.session.path = path
+                    save_game(self.session, target)
+                    self.session.path = str(target)
                     self.saved()
             except (OSError, KratonError) as e:
-                self.say(f"[b]not saved[/b]: {e}")
-                return
-            self.say(f"saved the {kind} to {path}")
+                return save_error(e)
+            return None
 
-        self.app.push_screen(SaveDialog(default), done)
+        def done(result: tuple[str, str] | None) -> None:
+            if result is not None:
+                self.say(f"saved the {result[0]} to {escape(result[1])}")
+
+        self.app.push_screen(SaveDialog(default, save, own=path), done)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
