@@ -97,6 +97,15 @@ def test_snapshot_new_game_80x24(snap_compare: Any) -> None:
     assert snap_compare(create_app(step_delay=0, seed=3), terminal_size=SMALL)
 
 
+def test_snapshot_new_game_80x24_no_color_focus_and_choice_show(
+        snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without colour and without the fields' borders (under 30 lines) the focused field is in
+    reverse video and the highlighted choice of an open list bold and underlined."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert snap_compare(create_app(step_delay=0, seed=3), terminal_size=SMALL,
+                        press=["tab", "tab", "tab", "tab", "tab", "tab", "enter", "down"])
+
+
 def test_snapshot_new_game_no_color(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     assert snap_compare(create_app(step_delay=0, seed=3), terminal_size=SIZE)
