@@ -15,6 +15,7 @@ from core.state import GameState
 from tests.helpers import take_keyboard
 from tests.test_app import SIZE, aio, two_humans
 from tui.app import create_app
+from tui.keybar import KeyBar
 from tui.screens.game import GameScreen
 from tui.screens.handover import HandOverScreen
 from tui.screens.newgame import NewGameScreen, seed_from
@@ -111,9 +112,12 @@ async def test_r44_q_and_escape_do_not_dismiss_the_hand_over() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HandOverScreen) and "hidden" in screen.hand_text()
+        keys = str(screen.query_one(KeyBar).render())
+        assert "Ready" in keys and "Quit" in keys and "End turn" not in keys  # what works here
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen is screen and "Hand of Bob" in screen.hand_text()
+        assert "End turn" in str(screen.query_one(KeyBar).render())
 
 
 # ------------------------------------------------- who is at the keyboard is not known (R44)

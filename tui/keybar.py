@@ -5,6 +5,7 @@ Bindings of one ``Binding.Group`` share one entry: ``, . < > home end Look back`
 from __future__ import annotations
 
 from rich.markup import escape
+from textual.binding import Binding
 from textual.widgets import Static
 
 
@@ -17,7 +18,15 @@ class KeyBar(Static):
         self.refresh_keys()
 
     def refresh_keys(self) -> None:
-        """Rebuild from the screen's active bindings (those hidden by check_action drop out)."""
+        """Rebuild from the screen's active bindings (those hidden by check_action drop out).
+        While the screen hands the keyboard over (R44), only that screen's keys work: those."""
+        if getattr(self.screen, "handing_over", False):
+            from tui.screens.handover import HandOverScreen
+
+            self.update("  ".join(f"[b]{escape(b.key)}[/b] {escape(b.description)}"
+                                  for b in HandOverScreen.BINDINGS
+                                  if isinstance(b, Binding) and b.show))
+            return
         seen: set[str] = set()
         entries: list[tuple[object, list[str], str, bool]] = []  # group, keys, text, enabled
         for active in self.screen.active_bindings.values():

@@ -303,7 +303,7 @@ HELP = """\
   A failed puzzle comes back three puzzles later (unrated).
 
 [b]Study[/b] (a)
-  n / b      step the best turn on the board / back
+  n / b      step the best turn on the board / back (also ] / \\[)
   PageDown / PageUp   scroll the report      w  the report full width
   Esc        back to the game
 
