@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import tempfile
 import time
@@ -393,6 +394,9 @@ def write_text_atomic(path: str, text: str) -> None:
     A symlink is written through (the file it points to is replaced, the link stays); a FIFO,
     device or directory is refused, never replaced by a regular file. Temporary files of
     earlier saves that were killed are removed. Errors name ``path``, not the temporary file."""
+    if _through_a_stream(path):
+        raise SaveRefused(f"{shown_path(path)}: not a regular file (a stream such as /dev/stdout:"
+                          " its file would be replaced, not written to); refusing to write it")
     target = os.path.realpath(path)
     try:
         st = os.stat(target)
@@ -425,19 +429,42 @@ def write_text_atomic(path: str, text: str) -> None:
         raise
 
 
+def _through_a_stream(path: str) -> bool:
+    """Whether ``path`` leads through /dev or /proc: ``/dev/stdout``, ``/proc/self/fd/1`` or a
+    link to one. Such a name resolves to the file a stream writes to (``>> log.txt``), and the
+    rename of an atomic save would replace that file, not append to it."""
+    p = os.path.abspath(path)
+    if os.path.realpath(os.path.dirname(p)).startswith(_STREAM_DIRS):
+        return True
+    for _ in range(40):  # the links' own chain (realpath would go through the magic ones)
+        if p.startswith(_STREAM_DIRS):
+            return True
+        if not os.path.islink(p):
+            return False
+        p = os.path.abspath(os.path.join(os.path.dirname(p), os.readlink(p)))
+    return False
+
+
+_STREAM_DIRS = ("/dev/", "/proc/")
+# What ``write_text_atomic`` names its temporary files: ``.kraton-PID-`` and mkstemp's random
+# part; before the PID was in the name, ``.kraton-`` and mkstemp's eight characters.
+_TEMPORARY = re.compile(re.escape(TMP_PREFIX) + r"(?:(\d+)-[A-Za-z0-9_]+|[A-Za-z0-9_]{8})\.tmp")
+
+
 def remove_stale_temporaries(folder: str) -> None:
-    """Remove ``.kraton-PID-*.tmp`` files whose saving process is gone (and any older than an
-    hour): a save killed between writing and renaming leaves one behind."""
+    """Remove ``.kraton-PID-XXXXXXXX.tmp`` files whose saving process is gone (and any older
+    than an hour, as are the older ``.kraton-XXXXXXXX.tmp`` without a PID): a save killed
+    between writing and renaming leaves one behind. Only names of those forms: a file of
+    someone else's that merely starts ``.kraton-`` stays."""
     try:
-        names = [n for n in os.listdir(folder) if n.startswith(TMP_PREFIX) and n.endswith(".tmp")]
+        found = [(n, m.group(1)) for n in os.listdir(folder) if (m := _TEMPORARY.fullmatch(n))]
     except OSError:
         return
     now = time.time()
-    for n in names:
+    for n, pid in found:
         p = os.path.join(folder, n)
-        pid = n[len(TMP_PREFIX):].split("-", 1)[0]
         try:
-            alive = pid.isdigit() and _alive(int(pid))
+            alive = pid is None or _alive(int(pid))
             if not alive or now - os.lstat(p).st_mtime > STALE_SECONDS:
                 os.unlink(p)
         except OSError:

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -270,9 +273,32 @@ def test_save_removes_stale_temporaries_of_killed_saves(tmp_path: Path) -> None:
     from core.position import write_text_atomic
 
     (tmp_path / ".kraton-999999-abc.tmp").write_text("x" * 1000)  # no such process
-    (tmp_path / ".kraton-oldstyle.tmp").write_text("x")
+    old = tmp_path / ".kraton-oldstyle.tmp"  # named before the PID was in the name: an hour old
+    old.write_text("x")
+    os.utime(old, (time.time() - 7200, time.time() - 7200))
+    (tmp_path / ".kraton-1234abcd.tmp").write_text("x")  # that form, but recent: may be live
+    (tmp_path / ".kraton-notes.tmp").write_text("mine")  # not a name kraton gives: kept
+    (tmp_path / ".kraton-1-notes.txt").write_text("mine")
     write_text_atomic(str(tmp_path / "a.json"), "{}")
-    assert sorted(os.listdir(tmp_path)) == ["a.json"]
+    assert sorted(os.listdir(tmp_path)) == [".kraton-1-notes.txt", ".kraton-1234abcd.tmp",
+                                            ".kraton-notes.tmp", "a.json"]
+
+
+def test_save_to_dev_stdout_is_refused_and_leaves_the_redirected_file(tmp_path: Path) -> None:
+    """``kraton apply X ACTIONS -o /dev/stdout >> log.txt``: the name resolves to log.txt, and
+    an atomic save's rename would replace it (its earlier lines gone)."""
+    log = tmp_path / "log.txt"
+    log.write_text("line 1, kept\n")
+    link = tmp_path / "out.json"
+    link.symlink_to("/dev/stdout")
+    for name in ("/dev/stdout", "/proc/self/fd/1", str(link)):
+        with log.open("a") as out:
+            r = subprocess.run([sys.executable, "-m", "tui.cli", "apply", "puzzles/one-ap-01.json",
+                                "tile D2r", "-o", name], check=False, cwd=ROOT, stdout=out,
+                               stderr=subprocess.PIPE, text=True)
+        assert r.returncode == 2 and "refusing to write it" in r.stderr, name
+        assert len(r.stderr.splitlines()) == 1
+    assert log.read_text() == "line 1, kept\n"
 
 
 def test_save_errors_name_the_target_not_the_temporary(tmp_path: Path) -> None:
