@@ -388,3 +388,59 @@ def test_r4_an_edited_map_file_is_read_anew(tmp_path: Path) -> None:
     m.write_text(base.replace(" L . . . . . L", " L . . ~ . . L", 1))
     after = load_map(str(m))
     assert len(after.printed_irrigation) == len(before.printed_irrigation) + 1
+
+
+# ---------------------------------------------------------------- what -o and the options take
+def _record(tmp_path: Path, n: int = 30) -> Path:
+    """A game record of ``n`` actions (of planner-100's)."""
+    d = json.loads((ROOT / "puzzles" / "games" / "planner-100.json").read_text())
+    d["actions"] = d["actions"][:n]
+    d.pop("result", None)
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(d))
+    return path
+
+
+def test_a_game_record_is_never_replaced_by_a_position(tmp_path: Path) -> None:
+    rec = _record(tmp_path)
+    before = rec.read_bytes()
+    from core.record import load_any
+
+    s, _ = load_any(str(rec))
+    legal = str(next(a for a in s.legal_actions() if a.kind == "tile"))
+    for argv in (["apply", str(rec), legal, "-o", str(rec)],
+                 ["replay", str(rec), "--at", "10", "-o", str(rec)],
+                 ["new", "--players", "2", "-o", str(rec)]):
+        assert run_cli(argv).kind == "error", argv  # one line, exit 2
+        assert rec.read_bytes() == before, argv
+    out = tmp_path / "pos.json"  # another file: the position, as ever
+    assert run_cli(["apply", str(rec), legal, "-o", str(out)]).kind == "ok"
+    assert json.loads(out.read_text())["format"] == "java-position"
+
+
+def test_seeds_are_what_a_file_keeps_and_counts_ascii_digits(tmp_path: Path) -> None:
+    big = tmp_path / "big.json"
+    assert run_cli(["new", "--seed", "1" + "0" * 30, "-o", str(big)]).kind == "error"
+    assert not big.exists()
+    assert run_cli(["new", "--seed", "9" * 19, "-o", str(big)]).kind == "ok"
+    assert run_cli(["validate", str(big)]).kind == "ok"  # what it writes, it reads back
+    assert run_cli(["selfplay", "-q", "--seed", "9" * 25]).kind == "error"
+    rec = _record(tmp_path)
+    for at in (" 3", "٣", "3.0"):
+        assert run_cli(["validate", str(rec), "--at", at]).kind == "error", at
+        assert run_cli(["replay", str(rec), "--at", at]).kind == "error", at
+    assert run_cli(["validate", str(rec), "--at", "3"]).kind == "ok"
+
+
+def test_no_actions_an_empty_output_name_or_a_folder_are_refused(tmp_path: Path) -> None:
+    start = tmp_path / "start.json"
+    assert run_cli(["new", "--players", "2", "--seed", "1", "-o", str(start)]).kind == "ok"
+    for actions in ("", ";", " ; "):
+        assert run_cli(["apply", str(start), actions]).kind == "error", actions
+    assert run_cli(["apply", str(start), "draw deck", "-o", ""]).kind == "error"
+    assert run_cli(["selfplay", "-q", "-o", ""]).kind == "error"
+    folder = tmp_path / "out"
+    folder.mkdir()
+    assert run_cli(["selfplay", "-q", "--games", "2", "-o", str(folder)]).kind == "error"
+    assert run_cli(["selfplay", "-q", "--games", "2", "-o", str(folder) + "/"]).kind == "error"
+    assert list(folder.iterdir()) == []

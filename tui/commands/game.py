@@ -10,28 +10,32 @@ import sys
 import time
 
 from core.drawing import board_text
-from core.errors import KratonError
+from core.errors import KratonError, shown_path
 from core.game import POLICIES, Game, play_random_game
-from core.position import position_to_dict, save_position
+from core.position import position_to_dict
 from core.record import load_record, replay_file, save_record
+from tui.commands.position import count_arg, output_arg, save_position_output, seed_arg
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("replay", help="check a game record and print its result or a position")
     p.add_argument("file", help="a game record (format java-game)")
-    p.add_argument("--at", type=int, metavar="N", help="stop after N actions and print that position")
+    p.add_argument("--at", type=count_arg, metavar="N",
+                   help="stop after N actions and print that position")
     p.add_argument("--boards", action="store_true", help="print the board after every turn")
     p.add_argument("--json", action="store_true", help="print the position (or result) as JSON")
-    p.add_argument("-o", "--output", help="write the position reached to this file (atomically)")
+    p.add_argument("-o", "--output", type=output_arg,
+                   help="write the position reached to this file (atomically)")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("selfplay", help="play complete games between random legal players")
     p.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
-    p.add_argument("--seed", type=int, default=None, help="seed of the first game (game i uses seed+i)")
+    p.add_argument("--seed", type=seed_arg, default=None,
+                   help="seed of the first game (game i uses seed+i)")
     p.add_argument("--games", type=int, default=1, help="how many games (default 1)")
     p.add_argument("--policy", choices=POLICIES, default="uniform",
                    help="uniform over legal actions (default), or a kind of action first")
-    p.add_argument("-o", "--output", metavar="GAME",
+    p.add_argument("-o", "--output", metavar="GAME", type=output_arg,
                    help="write the game record here (with several games: GAME-1.json, GAME-2.json, ...)")
     p.add_argument("-q", "--quiet", action="store_true", help="only the summary line")
     p.set_defaults(func=cmd_selfplay)
@@ -68,7 +72,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             raise KratonError(f"{args.file}: {e}") from None
     g = replay_file(args.file, args.at)
     if args.output:
-        save_position(g.state, args.output)
+        save_position_output(g.state, args.output)
     if args.at is not None:
         if args.json:
             print(json.dumps(position_to_dict(g.state), indent=2))
@@ -95,6 +99,9 @@ def _output_path(base: str, i: int, k: int) -> str:
 def cmd_selfplay(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise KratonError(f"--games must be at least 1, not {args.games}")
+    if args.output and (os.path.isdir(args.output) or args.output.endswith(os.sep)):
+        raise KratonError(f"-o {shown_path(args.output)}: a folder; give a file name"
+                          " (several games: NAME-1.json, NAME-2.json, ...)")
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     t0 = time.perf_counter()
     turns = actions = festivals = 0

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
 
 from core.actions import parse_actions
 from core.drawing import board_text
 from core.errors import IllegalAction, KratonError, NotationError, shown, shown_path
-from core.position import MAX_NAME, position_to_dict, save_position
+from core.position import MAX_NAME, SaveRefused, position_to_dict, read_json, save_position
+from core.record import FORMAT as RECORD_FORMAT
 from core.record import load_any
 from core.state import GameState
 
@@ -17,10 +20,12 @@ from core.state import GameState
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("new", help="write a fresh start position (R3)")
     p.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
-    p.add_argument("--seed", type=int, default=None, help="seed for the deck and the first player")
+    p.add_argument("--seed", type=seed_arg, default=None,
+                   help="seed for the deck and the first player")
     p.add_argument("--names", help="comma-separated player names")
     p.add_argument("--map", default="java-centre", help="built-in map name or map file")
-    p.add_argument("-o", "--output", help="write here (atomically) instead of printing")
+    p.add_argument("-o", "--output", type=output_arg,
+                   help="write here (atomically) instead of printing")
     p.set_defaults(func=cmd_new)
 
     p = sub.add_parser("validate", help="check a position file; print a one-line summary")
@@ -36,9 +41,52 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("apply", help="apply actions ('a; b; c') and print or write the result")
     p.add_argument("file")
     p.add_argument("actions")
-    p.add_argument("-o", "--output", help="write the resulting position here (atomically)")
+    p.add_argument("-o", "--output", type=output_arg,
+                   help="write the resulting position here (atomically)")
     add_at(p)
     p.set_defaults(func=cmd_apply)
+
+
+SEED_DIGITS = 19  # a seed fits 64 bits: what a position file keeps (integers of 20 digits at most)
+
+
+def seed_arg(text: str) -> int:
+    """``--seed``: an integer of ASCII digits, at most ``SEED_DIGITS`` of them (a longer one
+    would be written to a file that ``validate`` then refuses)."""
+    t = text.strip()
+    if not re.fullmatch(rf"-?[0-9]{{1,{SEED_DIGITS}}}", t):
+        raise argparse.ArgumentTypeError(
+            f"'{shown(text)}' is not an integer of 1 to {SEED_DIGITS} digits")
+    return int(t)
+
+
+def count_arg(text: str) -> int:
+    """A count such as ``--at N``: ASCII digits only (``int`` also reads ' 3' and '٣')."""
+    if not re.fullmatch(r"[0-9]{1,9}", text):
+        raise argparse.ArgumentTypeError(f"'{shown(text)}' is not a count (digits 0-9)")
+    return int(text)
+
+
+def output_arg(text: str) -> str:
+    """``-o``: a file name, not an empty one (which would print instead, or write nothing)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty file name")
+    return text
+
+
+def save_position_output(s: GameState, path: str) -> None:
+    """``-o`` of a command that writes a position: atomically (``save_position``), but never
+    over a game record, whose actions, tags and annotations the position would lose."""
+    if os.path.isfile(path):
+        try:
+            d = read_json(path)
+        except KratonError:
+            d = None  # not a file of ours: replaced, as any other file the user names
+        if isinstance(d, dict) and d.get("format") == RECORD_FORMAT:
+            n = len(d["actions"]) if isinstance(d.get("actions"), list) else 0
+            raise SaveRefused(f"{shown_path(path)}: a game record ({n} actions): a position"
+                              " written over it would lose them; name another file")
+    save_position(s, path)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -55,7 +103,7 @@ def cmd_new(args: argparse.Namespace) -> int:
             raise KratonError(f"--names: '{shown(name)}' is not 1 to {MAX_NAME} printable characters")
     s = GameState.new(args.players, seed=seed, names=names, map_spec=args.map)
     if args.output:
-        save_position(s, args.output)
+        save_position_output(s, args.output)
         print(f"{args.output}: new {args.players}-player game, seed {seed}, {s.players[s.to_move].name} to move")
     else:
         print(json.dumps(position_to_dict(s), indent=2))
@@ -73,7 +121,7 @@ def summary(s: GameState) -> str:
 
 def add_at(p: argparse.ArgumentParser) -> None:
     """``--at N`` for the commands that read a position or a game record."""
-    p.add_argument("--at", type=int, metavar="N", default=None,
+    p.add_argument("--at", type=count_arg, metavar="N", default=None,
                    help="a game record: the position after N actions (default: after all of them)")
 
 
@@ -113,6 +161,9 @@ def cmd_apply(args: argparse.Namespace) -> int:
         rows, cols = s.map.rows, s.map.cols
         raise NotationError(f"{e}; the map '{s.map.name}' has rows A..{chr(64 + rows)},"
                             f" columns 1..{cols}") from None
+    if not actions:
+        raise NotationError(f"no actions in '{shown(args.actions)}': give one or more, e.g."
+                            " 'tile G6v G5r H5r; end'")
     where = "" if note is None else f" (on the record's position after {len(s.history)} actions)"
     for i, a in enumerate(actions, start=1):
         try:
@@ -120,7 +171,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
         except IllegalAction as e:
             raise KratonError(f"action {i} of {len(actions)}{where}: {e}") from None
     if args.output:
-        save_position(s, args.output)
+        save_position_output(s, args.output)
         say(note)
         print(f"{args.output}: {len(actions)} action(s) applied. {summary(s)}", file=sys.stderr)
     else:
