@@ -400,7 +400,35 @@ def from_json(s: GameState, obj: Any) -> FestivalState:
         raise PositionError(f"{w}opener: the festival is held by the player to move ({s.to_move}) (R30)")
     if f.status[f.to_decide] == "out" or not f.players_in():
         raise PositionError(f"{w}to_decide: player {f.to_decide} is out of the festival (R32)")
+    _check_phase(f, s, w)
     return f
+
+
+def _check_phase(f: FestivalState, s: GameState, w: str) -> None:
+    """What the bidding's phase implies (R32), so that no decision from here meets a state
+    the rules never reach: joining, the mover has opened and the one to decide has not joined
+    yet; raising, nobody is left to join and the one to decide is in, below the highest;
+    agreeing, nobody is left to join and everybody still in is tied."""
+    totals = f.totals(s.face_up)
+    ins = f.players_in()
+    high = max(totals[p] for p in ins)
+    p = f.to_decide
+    if f.phase == "join":
+        if f.status[f.opener] != "in" or not f.bids[f.opener]:
+            raise PositionError(f"{w}status: the mover opens the bidding with cards (R32)")
+        if f.status[p] != "pending":
+            raise PositionError(f"{w}to_decide: player {p} decides on joining only while"
+                                " pending (R32)")
+        return
+    if "pending" in f.status:
+        raise PositionError(f"{w}status: a player still pending after the joining round (R32)")
+    if f.phase == "raise" and not (f.status[p] == "in" and totals[p] < high):
+        raise PositionError(f"{w}to_decide: player {p} raises only while in and below the"
+                            f" highest bid ({high}) (R32)")
+    if f.phase == "agree" and (any(totals[q] != high for q in ins) or f.status[p] != "in"
+                               or p in f.agreed):
+        raise PositionError(f"{w}phase: agreeing needs everybody still in tied, the one to"
+                            " decide among them and not agreed yet (R32)")
 
 
 __all__ = [

@@ -19,7 +19,7 @@ import pytest
 from core.actions import parse_action
 from core.errors import NotationError, PositionError
 from core.hexmap import parse_hex
-from core.position import load_position
+from core.position import load_position, position_to_dict
 from tests.fuzzing import run_cli
 from tui.cli import main
 
@@ -444,3 +444,50 @@ def test_no_actions_an_empty_output_name_or_a_folder_are_refused(tmp_path: Path)
     assert run_cli(["selfplay", "-q", "--games", "2", "-o", str(folder)]).kind == "error"
     assert run_cli(["selfplay", "-q", "--games", "2", "-o", str(folder) + "/"]).kind == "error"
     assert list(folder.iterdir()) == []
+
+
+def _festival_position() -> dict[str, Any]:
+    """planner-100 after 102 actions: a festival in its joining round (player 1 to decide)."""
+    from core.record import replay_file
+
+    return position_to_dict(replay_file(str(ROOT / "puzzles" / "games" / "planner-100.json"), 102).state)
+
+
+def test_r32_a_festival_state_the_bidding_never_reaches_is_refused(tmp_path: Path) -> None:
+    d = _festival_position()
+    assert d["festival"]["phase"] == "join" and d["festival"]["to_decide"] == 1
+    load_position(write(tmp_path, d))  # as played
+    for change in ({"to_decide": 0},  # the mover, in already, deciding to join
+                   {"phase": "agree", "to_decide": 1},  # nobody tied, two still pending
+                   {"phase": "raise", "to_decide": 1},  # pending players after the round
+                   {"status": ["out", "pending", "out", "pending"]}):  # the mover never opened
+        bad = json.loads(json.dumps(d))
+        bad["festival"].update(change)
+        msg = _refused(tmp_path, bad)
+        assert "R32" in msg and "festival" in msg, change
+    # what the QA pass met: validate accepted it, then `apply pass` said "max() arg is an
+    # empty sequence"; now validate refuses it and apply never gets there
+    bad = json.loads(json.dumps(d))
+    bad["festival"]["to_decide"] = 0
+    path = write(tmp_path, bad)
+    assert run_cli(["validate", path]).kind == "error"
+    assert run_cli(["apply", path, "pass"]).kind == "error"
+
+
+def test_r32_every_festival_state_of_random_play_is_accepted_back(tmp_path: Path) -> None:
+    from core.game import play_random_game
+    from core.record import load_record
+
+    met = 0
+
+    def check(_i: int, _a: object, g: Any) -> None:
+        nonlocal met
+        if g.state.festival is not None:
+            met += 1
+            load_position(write(tmp_path, position_to_dict(g.state)))
+
+    for seed in range(12):
+        play_random_game(3, seed, "festive").record().replay(on_action=check)
+    for n in range(100, 112):  # the planners' games: their festivals are many and contested
+        load_record(str(ROOT / "puzzles" / "games" / f"planner-{n}.json"))[0].replay(on_action=check)
+    assert met > 20
