@@ -235,6 +235,9 @@ def _load_board(s: GameState, d: dict[str, Any]) -> None:
         for h, _ in cells_t:
             if m.kind[h] == PRINTED_IRRIGATION:
                 raise PositionError(f"{w}: covers the printed irrigation space {hex_name(h)} (R11)")
+        tops = {s.top[h] for h, _ in cells_t}
+        if len(tops) == 1 and (t := tops.pop()) >= 0 and len(s.tiles[t]) == len(cells_t):
+            raise PositionError(f"{w}: lies exactly on tiles[{t}], a tile of its own size (R13)")
         s.lay_tile(cells_t)
     for j, name in enumerate(_get(d, "irrigation", list, "")):
         h = _hex(s, name, f"irrigation[{j}]")

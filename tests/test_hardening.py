@@ -491,3 +491,17 @@ def test_r32_every_festival_state_of_random_play_is_accepted_back(tmp_path: Path
     for n in range(100, 112):  # the planners' games: their festivals are many and contested
         load_record(str(ROOT / "puzzles" / "games" / f"planner-{n}.json"))[0].replay(on_action=check)
     assert met > 20
+
+
+def test_r13_a_tile_exactly_on_a_tile_of_its_size_is_refused_on_loading(tmp_path: Path) -> None:
+    from core.state import GameState
+
+    d = position_to_dict(GameState.new(3, seed=7))
+    three = {"hexes": {"G5": "rice", "G6": "village", "H5": "rice"}}
+    d["tiles"], d["supply"]["triples"] = [three, three], d["supply"]["triples"] - 2
+    msg = _refused(tmp_path, d)
+    assert "tiles[1]" in msg and "R13" in msg
+    shifted = {"hexes": {"G6": "village", "H5": "rice", "H6": "rice"}}  # parts of two: allowed
+    d["tiles"] = [three, {"hexes": {"H6": "rice"}}, shifted]
+    d["players"][0]["rice"] -= 1
+    load_position(write(tmp_path, d))
