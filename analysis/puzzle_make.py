@@ -73,13 +73,17 @@ DESIGNS = {
     "tied-ring-09": ("medium", "tied-ring", "Break the tie first, then close the pond",
                      {"tiles": [*RING, "E5v E6r"], "devs": {"C3": 0, "C4": 1, "E5": 0}, "ap": 2}),
     "terraces-09": ("easy", "terraces", "Climb inside the village for free",
-                    {"tiles": ["C3v B3r C4r", "C5v B4r B5r", "C4v", "C4v"],
+                    {"tiles": ["C3v B3r C4r", "C5v B4r B5r", "C4v"],
                          "devs": {"C3": 0, "C5": 1}}),
+    # (A second "C4v" on the first, for a v3, would lie exactly on a tile of its size: R13.)
     "pond-09": ("hard", "pond", "Which developer should stand on the ring?",
-                    {"tiles": ["C3v B3r C4r", "C5v B4r B5r", "C4v", "C4v", "E3v E4r"],
+                    {"tiles": ["C3v B3r C4r", "C5v B4r B5r", "C4v", "E3v E4r"],
                          "devs": {"C3": 1, "C5": 1, "E3": 0}, "ap": 3}),
     "pond-for-opponent-09": ("medium", "pond-for-opponent", "Closing the pond pays the opponent",
-                             {"tiles": [*RING, "C3r", "B4v", "B5v"], "devs": {"C3": 1, "C4": 0, "B4": 0},
+                             # C3 lifted twice: a two-space tile (over B3) under the single,
+                             # which may not lie on a single (R13)
+                             {"tiles": ["D2v E2r", "C3v B3r", *RING[2:], "C3r", "B4v", "B5v"],
+                              "devs": {"C3": 1, "C4": 0, "B4": 0},
                                   "ap": 2}),
 }
 
