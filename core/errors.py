@@ -26,7 +26,7 @@ class IllegalAction(KratonError):
         self.action = action
         self.rule = rule
         self.why = why
-        super().__init__(f"illegal action '{action}': {rule} {why}")
+        super().__init__(f"illegal action '{shown(str(action))}': {rule} {why}")
 
 
 

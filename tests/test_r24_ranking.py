@@ -106,9 +106,10 @@ def test_r20_groups_follow_pushes_and_pops() -> None:
 # ------------------------------------------------------------------ the ranking on the board
 
 EXAMPLE_1_TILES = [
-    # G6, G5, H5 at level 4; H6, I6 at level 3; G7 at level 1; every top a village
-    "G6v G5r H5r", "G6r G5v H5r", "G6r G5r H5v",
-    "H6v I6r", "H6r I6v",
+    # G6, G5, H5 at level 4; H6, I6 at level 3; G7 at level 1; every top a village. No tile
+    # lies exactly on one of its size (R13): a triple, a double and a single under a triple.
+    "G6v G5r H5r", "G6r G5v", "H5v", "G6r G5r H5v",
+    "H6r", "I6r", "H6v I6r",
     "G6v", "G5v", "H5v", "H6v", "I6v", "G7v",
 ]
 

@@ -8,7 +8,7 @@ import os
 import re
 import sys
 
-from core.actions import parse_actions
+from core.actions import parse_action
 from core.drawing import board_text
 from core.errors import IllegalAction, KratonError, NotationError, shown, shown_path
 from core.position import MAX_NAME, SaveRefused, position_to_dict, read_json, save_position
@@ -155,12 +155,18 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_apply(args: argparse.Namespace) -> int:
     s, note = load_for_command(args.file, args.at)
-    try:
-        actions = parse_actions(args.actions)
-    except NotationError as e:
-        rows, cols = s.map.rows, s.map.cols
-        raise NotationError(f"{e}; the map '{s.map.name}' has rows A..{chr(64 + rows)},"
-                            f" columns 1..{cols}") from None
+    pieces = [p for p in args.actions.split(";") if p.strip()]
+    actions = []
+    for i, piece in enumerate(pieces, start=1):
+        try:
+            actions.append(parse_action(piece))
+        except NotationError as e:
+            which = f"action {i} of {len(pieces)}: " if len(pieces) > 1 else ""
+            hint = ""
+            if "hex name" in str(e):  # where the hexes are, for one that is not
+                hint = (f"; the map '{shown(s.map.name)}' has rows A..{chr(64 + s.map.rows)},"
+                        f" columns 1..{s.map.cols}")
+            raise NotationError(f"{which}{e}{hint}") from None
     if not actions:
         raise NotationError(f"no actions in '{shown(args.actions)}': give one or more, e.g."
                             " 'tile G6v G5r H5r; end'")
