@@ -49,8 +49,9 @@ def tile_cells(text: str) -> dict[str, str]:
 def tower(hex_name_: str, level: int, top: str = "v") -> list[str]:
     """One-space tiles stacking ``hex_name_`` up to ``level``; the top one has terrain ``top``.
 
-    Lower tiles alternate terrain so that no material kind runs out early. (Position files do not
-    check R13, so single tiles may stack on single tiles here.)"""
+    Lower tiles alternate terrain so that no material kind runs out early. Single tiles stack
+    on single tiles here, which R13 forbids: ``build`` lets them (``position_from_dict(...,
+    r13=False)``); a position file with such a stack is refused."""
     out = []
     for i in range(level):
         t = top if i == level - 1 else ("r" if i % 2 == 0 else "v")
@@ -118,7 +119,7 @@ def build(
     if scores is not None:
         for p, sc in zip(d["players"], scores):
             p["score"] = sc
-    return position_from_dict(d)
+    return position_from_dict(d, r13=False)  # ``tower``'s stacks (R13 is checked in files)
 
 
 def lay(s: GameState, text: str) -> None:

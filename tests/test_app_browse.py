@@ -11,6 +11,7 @@ import pytest
 from core.actions import parse_actions
 from core.position import position_to_dict, save_position
 from core.state import GameState
+from tests.helpers import take_keyboard
 from tui.app import create_app
 from tui.screens.browse import BrowseScreen
 from tui.screens.game import GameScreen
@@ -66,7 +67,7 @@ def test_browse_previews_files_and_survives_a_broken_one(tmp_path: Path) -> None
             await pilot.press("up")
             await pilot.pause()
             await pilot.press("enter")
-            await pilot.pause()
+            await take_keyboard(pilot)  # every seat of a position file is human: hot-seat (R44)
             assert isinstance(app.screen, GameScreen)
             assert len(app.screen.state.tiles) == 1
 

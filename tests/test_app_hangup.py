@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from core.record import load_record
-from tests.helpers import aio
+from tests.helpers import aio, take_keyboard
 from tests.test_app_review import RECORD, fake_evaluate, three_turns
 from tui.app import create_app
 from tui.saves import load_game
@@ -79,7 +79,7 @@ async def test_a_game_in_play_exits_on_sighup_with_every_action_in_its_autosave(
     g = three_turns()
     app = create_app(game=Session(g), step_delay=0)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await take_keyboard(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen)
         screen.human_act(next(a for a in g.legal_actions() if a.kind == "enter"))

@@ -10,14 +10,14 @@ from analysis.report import build_options, position_report, report_text, take_le
 from core.actions import Festival, parse_actions
 from core.festival import matching
 from core.position import save_position
-from tests.helpers import H, build, tower
+from tests.helpers import H, build
 from tui.cli import main
 
 
 def city_position():
     """Row G: G6 G7 G8 G9 villages, palace 2 on G6; Yellow (1) stands 2 high on G8, Red (0) 1
     high on G7; G9 is free."""
-    return build(players=3, tiles=["G6v", "G7v", *tower("G8", 2), "G9v"],
+    return build(players=3, tiles=["G6v", "G7v", "G8r G9v", "G8v"],
                  developers={"G7": 0, "G8": 1}, palaces={"G6": 2})
 
 
@@ -88,7 +88,7 @@ def test_r28_villages_list_palace_values_and_sites():
 def test_r38_pond_open_hexes_and_who_scores_on_closing():
     """The printed pond G10: five ring hexes built, H10 left bare; Yellow stands highest on
     the ring (level 2 against level 1)."""
-    s = build(players=2, tiles=["G9r", "G11r", "F9r", *tower("F10", 2), "H9r"],
+    s = build(players=2, tiles=["G9r", "G11r", "F10v F9r", "F10v", "H9r"],
               developers={"G9": 0, "F10": 1})
     r = position_report(s)
     (p,) = [p for p in r["ponds"] if p["hexes"] == ["G10"]]
@@ -97,7 +97,7 @@ def test_r38_pond_open_hexes_and_who_scores_on_closing():
 
 
 def test_r41_projected_final_count_adds_scores():
-    s = build(players=3, tiles=["G6v", "G7v", *tower("G8", 2), "G9v"],
+    s = build(players=3, tiles=["G6v", "G7v", "G8r G9v", "G8v"],
               developers={"G7": 0, "G8": 1}, palaces={"G6": 2}, scores=[5, 1, 0])
     r = position_report(s)
     assert r["projected"] == [6, 3, 0]
@@ -174,7 +174,7 @@ def test_r32_a_festival_being_bid_is_reported():
 
 
 def test_r40_projection_does_not_count_a_final_count_twice():
-    s = build(players=3, tiles=["G6v", "G7v", *tower("G8", 2), "G9v"],
+    s = build(players=3, tiles=["G6v", "G7v", "G8r G9v", "G8v"],
               developers={"G7": 0, "G8": 1}, palaces={"G6": 2}, scores=[5, 1, 0])
     s.players[1].final_counted = True  # Yellow's 2 for the city are in his score already
     assert position_report(s)["projected"] == [6, 1, 0]
