@@ -28,7 +28,7 @@ from analysis.solver import DEFAULT_ENGINE, ENGINES, solve
 from analysis.solver.common import SolveResult, replay
 from analysis.solver.selfplay import random_position
 from core.actions import Action, Draw, Enter, Festival, Irrigate, Move, Palace, Tile, Token
-from core.errors import KratonError
+from core.errors import KratonError, shown
 from core.game import Game
 from core.groups import all_ponds, pond_ring
 from core.legality import ring_holder
@@ -38,6 +38,7 @@ from core.state import GameState
 from puzzles.loader import HERE
 
 MAX_GAME_ACTIONS = 6000  # a guard: a game of planners takes about 400 actions
+MAX_RANDOM_TURNS = 1000  # --turns: a random game ends long before (R40)
 MAPS = {"mini-b": os.path.join(HERE, "maps", "mini-b.txt"),
         "mini-a": os.path.join(HERE, "maps", "mini-a.txt"), "java-centre": "java-centre"}
 
@@ -396,10 +397,41 @@ def mine_full_turns(jobs: list[FullTurnJob], kind: str, workers: int = 1,
 
 
 def _turns(text: str) -> frozenset[int]:
-    try:
-        return frozenset(int(x) for x in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected turn numbers like 27,31, got {text!r}") from None
+    return frozenset(_ascii_numbers(text, "turn numbers like 27,31", 1, MAX_GAME_ACTIONS))
+
+
+def _ascii_numbers(text: str, what: str, lo: int, hi: int) -> list[int]:
+    """Comma-separated whole numbers from ``lo`` to ``hi`` in ASCII digits (checked before
+    ``int`` sees them: thousands of digits would be Python's own error), else an argparse
+    error saying what is expected."""
+    items = [x.strip() for x in text.split(",")]
+    if not all(x.isascii() and x.isdigit() and len(x) <= len(str(hi)) and lo <= int(x) <= hi
+               for x in items):
+        raise argparse.ArgumentTypeError(f"expected {what}, got '{shown(text)}'")
+    return [int(x) for x in items]
+
+
+def _maps(text: str) -> list[str]:
+    """``--maps``: comma-separated names of ``MAPS``."""
+    names = [x.strip() for x in text.split(",")]
+    unknown = [n for n in names if n not in MAPS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown map '{shown(unknown[0])}' (known: {', '.join(MAPS)})")
+    return names
+
+
+def _aps(text: str) -> list[int]:
+    """``--ap``: the AP of the candidates, 1 to 7 (7: 6 and the token, R7)."""
+    return _ascii_numbers(text, "AP values from 1 to 7 like 1,2,6,7 (7: 6 AP and the token, R7)", 1, 7)
+
+
+def _turn_range(text: str) -> tuple[int, int]:
+    """``--turns A,B``: how many random turns are played before a candidate, A to B."""
+    what = f"A,B: random turns from A to B, 0 <= A <= B <= {MAX_RANDOM_TURNS}, like 3,14"
+    numbers = _ascii_numbers(text, what, 0, MAX_RANDOM_TURNS)
+    if len(numbers) != 2 or numbers[0] > numbers[1]:
+        raise argparse.ArgumentTypeError(f"expected {what}, got '{shown(text)}'")
+    return numbers[0], numbers[1]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -422,10 +454,13 @@ def add_arguments(ap_: argparse.ArgumentParser) -> None:
                      help=f"the solver that must prove each puzzle (default {DEFAULT_ENGINE}; the "
                           "collection before issue 21 was mined with cpsat)")
     ap_.add_argument("--quota", type=int, default=6)
-    ap_.add_argument("--maps", default="mini-b,mini-a,java-centre")
-    ap_.add_argument("--turns", default="3,14", help="range of random turns before the puzzle")
+    ap_.add_argument("--maps", type=_maps, default="mini-b,mini-a,java-centre", metavar="MAP,MAP",
+                     help=f"maps of the candidates ({', '.join(MAPS)})")
+    ap_.add_argument("--turns", type=_turn_range, default="3,14", metavar="A,B",
+                     help="range of random turns before the puzzle")
     ap_.add_argument("--no-token", action="store_true", help="the token is spent in every candidate")
-    ap_.add_argument("--ap", default="1,1,2,2,3,3,4,5,6,6,7")
+    ap_.add_argument("--ap", type=_aps, default="1,1,2,2,3,3,4,5,6,6,7", metavar="N,N",
+                     help="AP of the candidates, 1 to 7 (7: 6 and the token)")
     ap_.add_argument("--last-round", action="store_true",
                      help="full turns of the last round of seeded planner games on Java-Centre")
     ap_.add_argument("--mid-game", action="store_true",
@@ -471,13 +506,13 @@ def run(args: argparse.Namespace) -> None:
         if f.endswith(".json"):
             t = f.rsplit("-", 1)[0]
             counts[t] = counts.get(t, 0) + 1
-    maps = args.maps.split(",")
-    aps = [int(x) for x in args.ap.split(",")]
+    maps: list[str] = args.maps
+    aps: list[int] = args.ap
     for seed in range(args.start, args.start + args.count):
         rng = random.Random(seed * 7919)
         name = maps[seed % len(maps)]
         ap = rng.choice(aps)
-        lo, hi = (int(x) for x in args.turns.split(","))
+        lo, hi = args.turns
         s = random_position(seed, MAPS[name], players=rng.choice((2, 3)), turns=rng.randint(lo, hi))
         if s.is_terminal() or s.festival is not None:
             continue

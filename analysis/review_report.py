@@ -17,7 +17,7 @@ from typing import Any
 from analysis.parallel import Outcome, run_parallel
 from analysis.review import MARKS, TurnTask, evaluate, review_tasks, task_state
 from analysis.solver import DEFAULT_ENGINE
-from core.errors import KratonError
+from core.errors import KratonError, shown
 from core.game import Game
 from core.position import position_to_dict
 
@@ -34,14 +34,26 @@ class Review:
     failed: dict[int, str] = field(default_factory=dict)  # turn number -> one-line reason
 
 
+MAX_NUMBER_DIGITS = 9  # a turn or seat number with more digits lies beyond any game
+
+
+def _number(text: str) -> int | None:
+    """A whole number in ASCII digits (``٢`` is not one), or None. More digits than any game
+    needs stand for a number beyond it, without ``int`` seeing thousands of them."""
+    t = text.strip()
+    if not (t.isascii() and t.isdigit()):
+        return None
+    return 10**MAX_NUMBER_DIGITS if len(t) > MAX_NUMBER_DIGITS else int(t)
+
+
 def parse_turns(text: str, n_turns: int) -> tuple[int, int]:
     """``--turns A-B`` (or ``N``): turn numbers, 1-based and inclusive, within the game."""
     a, sep, b = text.partition("-")
-    if not (a.strip().isdigit() and (not sep or b.strip().isdigit())):
-        raise KratonError(f"--turns: expected N or A-B (turn numbers), got '{text[:40]}'")
-    lo, hi = int(a), int(b) if sep else int(a)
+    lo, hi = _number(a), _number(b) if sep else _number(a)
+    if lo is None or hi is None:
+        raise KratonError(f"--turns: expected N or A-B (turn numbers), got '{shown(text)}'")
     if not 1 <= lo <= hi <= max(n_turns, 1):
-        raise KratonError(f"--turns {text[:40]}: the game has {n_turns} complete turns (1-{n_turns})")
+        raise KratonError(f"--turns {shown(text)}: the game has {n_turns} complete turns (1-{n_turns})")
     return lo, hi
 
 
@@ -50,9 +62,10 @@ def parse_player(text: str, names: list[str], option: str = "--player") -> int:
     low = [n.lower() for n in names]
     if text.strip().lower() in low:
         return low.index(text.strip().lower())
-    if text.strip().isdigit() and 1 <= int(text) <= len(names):
-        return int(text) - 1
-    raise KratonError(f"{option} {text[:40]}: not a player of this game ({', '.join(names)}, or 1-{len(names)})")
+    seat = _number(text)
+    if seat is not None and 1 <= seat <= len(names):
+        return seat - 1
+    raise KratonError(f"{option} {shown(text)}: not a player of this game ({', '.join(names)}, or 1-{len(names)})")
 
 
 def covered_turns(game: Game, turns: tuple[int, int] | None = None, player: int | None = None) -> set[int] | None:

@@ -114,14 +114,17 @@ def seats_tag(seats: Sequence[str | None]) -> str:
 
 def parse_seats(text: str) -> list[str | None]:
     """The ``players`` tag read back: ``human,planner,random`` or with counts, ``planner x4``;
-    None for a human seat, [] when the tag says nothing usable."""
+    None for a human seat, [] when the tag says nothing usable (the tag is optional: such a
+    record replays with its seats all human). A count is 1 to 4 in ASCII digits, its length
+    checked before ``int`` sees it (thousands of digits would be Python's own error)."""
     seats: list[str | None] = []
     for item in text.split(","):
-        m = re.fullmatch(r"\s*(\S*)\s*(?:[x×*]\s*(\d+))?\s*", item)
-        if m is None or int(m.group(2) or 1) > 4:
+        m = re.fullmatch(r"\s*(\S*)\s*(?:[x×*]\s*([0-9]+))?\s*", item)
+        count = "1" if m is None or m.group(2) is None else m.group(2)
+        if m is None or len(count) > 2 or int(count) > 4:
             return []
         name = m.group(1)
-        seats.extend([None if name in ("", HUMAN) else name] * int(m.group(2) or 1))
+        seats.extend([None if name in ("", HUMAN) else name] * int(count))
     return seats
 
 

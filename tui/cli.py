@@ -56,10 +56,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     try:
         return int(args.func(args) or 0)
-    except (KratonError, ValueError, RecursionError) as e:
-        # Every refusal is a KratonError naming what, where and the rule; a bare ValueError or
-        # RecursionError from reading input is a bug to fix at its root, but the user still
-        # gets one line and status 2, never a traceback (notation.md).
+    except (KratonError, ValueError, RecursionError, OverflowError) as e:
+        # Every refusal is a KratonError naming what, where and the rule; a bare ValueError,
+        # RecursionError or OverflowError (a number too big for SQLite or a float) from reading
+        # input is a bug to fix at its root, but the user still gets one line and status 2,
+        # never a traceback (notation.md).
         print(f"kraton: {one_line(str(e) or type(e).__name__)}", file=sys.stderr)
         return EXIT_ERROR
     except BrokenPipeError:

@@ -6,12 +6,36 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from core.errors import KratonError, shown_path
+from analysis.trainer.glicko import MAX_RD
+from core.errors import KratonError, shown, shown_path
 
 MAX_ROWS = 1_000_000
 TEXT = {"uid", "puzzle", "mode", "themes"}
-INTS = {"solved", "hints", "rated", "length", "mistakes"}
 NULLABLE = {"score", "user_before", "user_after"}
+MAX_TIME = 253_402_300_799  # 9999-12-31 23:59:59 UTC, in seconds since 1970
+MAX_COUNT = 10**9
+# Every number's range, checked before SQLite sees it (its INTEGER is signed 64-bit: a bigger
+# whole number would be an OverflowError): (whole numbers only, lowest, highest, what it is).
+# Ratings and deviations are Glicko-2's (analysis/trainer/glicko.py: the RD never exceeds 350).
+NUMBERS: dict[str, tuple[bool, float, float, str]] = {
+    "at": (False, 0, MAX_TIME, "a time in seconds since 1970"),
+    "started": (False, 0, MAX_TIME, "a time in seconds since 1970"),
+    "ended": (False, 0, MAX_TIME, "a time in seconds since 1970"),
+    "updated": (False, 0, MAX_TIME, "a time in seconds since 1970"),
+    "seconds": (False, 0, MAX_COUNT, "a duration in seconds"),
+    "score": (False, 0, 1, "a score (1 solved, 0.5 with a hint, 0 not)"),
+    "rating": (False, 0, 4000, "a rating"),
+    "user_before": (False, 0, 4000, "a rating"),
+    "user_after": (False, 0, 4000, "a rating"),
+    "rd": (False, 0, MAX_RD, "a rating deviation"),
+    "vol": (False, 0, 1, "a rating volatility"),
+    "solved": (True, 0, 1, "0 or 1"),
+    "rated": (True, 0, 1, "0 or 1"),
+    "hints": (True, 0, MAX_COUNT, "a count"),
+    "length": (True, 0, MAX_COUNT, "a count"),
+    "mistakes": (True, 0, MAX_COUNT, "a count"),
+}
+ABOVE_ZERO = {"vol"}  # the volatility's logarithm is taken (glicko._volatility)
 
 
 class ExportError(KratonError):
@@ -25,14 +49,21 @@ def _field(where: str, key: str, v: Any) -> None:
         if not isinstance(v, str) or len(v) > 400 or not v.isprintable():
             raise ExportError(f"{where}.{key}: a printable text of at most 400 characters")
         return
+    whole, lo, hi, what = NUMBERS.get(key, (False, 0, MAX_COUNT, "a number"))
+    if whole:
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise ExportError(f"{where}.{key}: {what}, a whole number from {_num(lo)} to {_num(hi)}, "
+                              f"got {shown(v)}")
+        return
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-        raise ExportError(f"{where}.{key}: a number")
-    if key in INTS and (not isinstance(v, int) or not 0 <= v <= 10**9):
-        raise ExportError(f"{where}.{key}: a whole number from 0")
-    if key in ("rating", "user_before", "user_after") and not 0 <= v <= 4000:
-        raise ExportError(f"{where}.{key}: a rating from 0 to 4000")
-    if key in ("rd", "vol", "seconds", "at", "started", "ended", "updated", "score") and v < 0:
-        raise ExportError(f"{where}.{key}: not negative")
+        raise ExportError(f"{where}.{key}: {what}, a number, got {shown(v)}")
+    if not lo <= v <= hi or (key in ABOVE_ZERO and v == 0):
+        low = "above" if key in ABOVE_ZERO else "from"
+        raise ExportError(f"{where}.{key}: {what}, {low} {_num(lo)} to {_num(hi)}, got {shown(v)}")
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if x == int(x) else f"{x:g}"
 
 
 def check_export(data: Any, path: str, tables: dict[str, tuple[str, ...]]) -> dict[str, list[dict[str, Any]]]:

@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON (notation.md contract keys)")
     p.add_argument("--no-solve", action="store_true", help="skip the best turn (solver)")
     p.add_argument("--time-limit", type=float, default=5.0, metavar="S",
-                   help="seconds for the best-turn search per file (default 5)")
+                   help="seconds for the best-turn search per file (default 5; 0: no limit)")
     p.add_argument("--workers", type=int, default=None, help="processes for a batch (default: CPU count)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run a batch on this Dask scheduler")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -62,7 +62,12 @@ def summary_row(path: str, r: dict[str, Any] | None, error: str = "") -> str:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    jobs = [Job(f, not args.no_solve, args.time_limit, args.at) for f in args.files]
+    from tui.commands.review import check_workers
+    from tui.commands.solve import time_limit
+
+    limit = time_limit(args.time_limit)  # bad option values: one line, before any work
+    check_workers(args.workers)
+    jobs = [Job(f, not args.no_solve, limit, args.at) for f in args.files]
     if len(jobs) == 1 and args.scheduler is None:
         from analysis.solver import DEFAULT_PROCESSES
 

@@ -10,7 +10,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from core.errors import KratonError
+from core.errors import KratonError, shown
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--time-limit", type=float, default=None, metavar="S",
                    help="with --check: seconds per puzzle (default and 0: no limit)")
     p.add_argument("--workers", type=int, default=2, metavar="N", help="with --check or rate: processes")
-    p.add_argument("--only", default="", metavar="ID[,ID]", help="just these puzzles")
+    p.add_argument("--only", default=None, metavar="ID[,ID]", help="just these puzzles")
     p.set_defaults(func=cmd_list)
     tools = p.add_subparsers(dest="tool", metavar="TOOL", parser_class=type(p))
     from analysis import mine, puzzle_make
@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     puzzle_make.add_arguments(t)
     t.set_defaults(func=_tool(puzzle_make.run))
     t = tools.add_parser("rate", help="(re)compute themes, uniqueness, source and first ratings")
-    t.add_argument("--only", default="", metavar="ID[,ID]")
+    t.add_argument("--only", default=None, metavar="ID[,ID]")
     t.add_argument("--reset", action="store_true", help="also replace ratings and uniqueness already there")
     t.add_argument("--no-uniqueness", action="store_true", help="skip the uniqueness search")
     t.add_argument("--deadline", type=float, default=30.0, metavar="S", help="seconds of uniqueness search per puzzle")
@@ -85,12 +85,16 @@ def open_progress() -> Any:
     return Progress(progress_path())
 
 
-def _selected(only: str) -> list[Any]:
+def _selected(only: str | None) -> list[Any]:
+    """The collection, or with ``--only`` the puzzles it names (an empty selection, like an
+    unknown name, is refused: it would do nothing and say it did)."""
     from puzzles.loader import load_puzzles
 
     rows = load_puzzles()
-    if only:
+    if only is not None:
         wanted = {w.strip() for w in only.split(",") if w.strip()}
+        if not wanted:
+            raise KratonError(f"--only '{shown(only)}': no puzzle id given (ID[,ID], see `kraton puzzles`)")
         unknown = wanted - {pz.id for pz in rows}
         if unknown:
             raise KratonError(f"no puzzle named {', '.join(sorted(unknown))} (see `kraton puzzles`)")
@@ -110,6 +114,11 @@ def check_one(job: tuple[str, float | None]) -> dict[str, Any]:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from tui.commands.review import check_workers
+    from tui.commands.solve import time_limit
+
+    time_limit(args.time_limit)  # bad option values: one line, before any work
+    check_workers(args.workers)
     rows = _selected(args.only)
     if args.check:
         return check(rows, args)
@@ -178,7 +187,9 @@ def rate_one(job: tuple[str, bool, bool, float]) -> dict[str, Any]:
 
 def cmd_rate(args: argparse.Namespace) -> int:
     from analysis.parallel import run_parallel
+    from tui.commands.review import check_workers
 
+    check_workers(args.workers)
     rows = _selected(args.only)
     jobs = [(pz.path, args.reset, not args.no_uniqueness, args.deadline) for pz in rows]
     failed = 0

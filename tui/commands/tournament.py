@@ -8,12 +8,12 @@ JSON and an SVG chart of the scores per turn of one game.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from analysis.players import PLAYER_NAMES
 from core.errors import KratonError
 from core.position import write_json_atomic, write_text_atomic
+from tui.commands.review import check_outputs, check_workers
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,9 +40,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise KratonError("--games must be at least 1")
     if args.chart and not 0 <= args.chart_game < args.games:
         raise KratonError(f"--chart-game must be a game number from 0 to {args.games - 1}")
-    for path in (args.csv, args.json, args.chart):
-        if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
-            raise KratonError(f"{path}: its folder does not exist")
+    check_workers(args.workers)
+    check_outputs([("--csv", args.csv), ("--json", args.json), ("--chart", args.chart)])
     from analysis.chart import scores_svg
     from analysis.parallel import ProgressBar
     from analysis.tournament import csv_text, results_json, run_tournament, summarize, summary_text
