@@ -139,6 +139,43 @@ async def test_the_two_stage_hint(tmp_path: Path) -> None:
 
 
 @aio
+async def test_study_before_the_verdict_asks_first_and_then_counts_as_not_solved(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+
+    import tui.screens.study as study_mod
+    from tui.screens.dialogs import ConfirmDialog
+    from tui.screens.study import StudyScreen
+
+    monkeypatch.setattr(study_mod, "solve_best", lambda *a, **k: SimpleNamespace(
+        best=1, line=parse_actions(LINE), optimal=True, bound=1))
+    app = trainer_app(puzzle_dir(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TrainerPuzzleScreen)
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)  # the answer is not shown unasked
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is screen and screen.hint_stage == 0
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, StudyScreen) and screen.hint_stage == 2
+        await app.workers.wait_for_complete()
+        await pilot.press("escape")
+        await pilot.pause()
+        await solve_it(pilot, screen)
+        assert isinstance(app.screen, VerdictDialog)
+        assert "counts as not solved" in app.screen.body
+
+
+@aio
 async def test_the_statistics_screen_shows_the_cli_figures(tmp_path: Path, kraton_home: Path) -> None:
     app = trainer_app(puzzle_dir(tmp_path))
     async with app.run_test(size=SIZE) as pilot:

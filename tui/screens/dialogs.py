@@ -298,6 +298,8 @@ HELP = """\
   H          hint: the kind of action and where; H again: the action
              (solved after the first hint counts half, after the second nothing)
   n          next puzzle (before the verdict: give up, counts as not solved)
+  a          study: shows the best turn (before the verdict it asks first:
+             the attempt then counts as not solved)
   q / Esc    back to the trainer's home, then out
   In streak mode one mistake is allowed; the second ends the streak.
   A failed puzzle comes back three puzzles later (unrated).

@@ -137,10 +137,20 @@ class TrainerPuzzleScreen(PuzzleScreen):
 
     def action_study(self) -> None:
         """The study view shows the solver's best turn: like the solution, the attempt then
-        counts as not solved."""
-        if self.result is None:
-            self.hint_stage = 2
-        super().action_study()
+        counts as not solved, so before the verdict it asks first."""
+        if self.result is not None or self.hint_stage >= 2:
+            super().action_study()
+            return
+        from tui.screens.dialogs import ConfirmDialog
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.hint_stage = 2
+                super(TrainerPuzzleScreen, self).action_study()
+
+        self.app.push_screen(ConfirmDialog(
+            "Study this puzzle?", "The study shows the best turn: the attempt then counts as"
+            " not solved (as after the solution hint).", yes="Study (y)"), answered)
 
     def action_stats(self) -> None:
         from tui.screens.stats import StatsScreen
