@@ -369,6 +369,32 @@ async def test_a_comment_is_added_saved_and_reloaded(kraton_home: Path) -> None:
     assert again.game.comments == g.comments and len(again.game.actions) == len(TURNS)
 
 
+@aio
+async def test_a_comment_shows_in_the_review_beside_its_action(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import tui.screens.review as review_mod
+
+    monkeypatch.setattr(review_mod, "evaluate", fake_evaluate)
+    path = tmp_path / "planner-38.json"
+    path.write_text(Path(RECORD).read_text())
+    app = create_app("review", str(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await pilot.press("home", "full_stop", "full_stop", "C")
+        await pilot.pause()
+        await pilot.press(*"the tile first", "enter")
+        await pilot.pause()
+        shown = str(screen.query_one("#evaluation").render())
+        assert "# the tile first" in shown
+        await pilot.press("full_stop")  # the next action has none
+        await pilot.pause()
+        assert "the tile first" not in str(screen.query_one("#evaluation").render())
+        screen.workers.cancel_group(screen, "review")
+        screen.unsaved = False
+
+
 # ---------------------------------------------------------------------- snapshots
 def _review_app(monkeypatch: pytest.MonkeyPatch) -> Any:
     import tui.screens.review as review_mod

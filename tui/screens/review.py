@@ -165,7 +165,14 @@ class ReviewScreen(TableScreen):
         return head
 
     def evaluation_text(self) -> str:
-        """Best vs played for the turn at the cursor (R44: only what the user may see)."""
+        """Best vs played for the turn at the cursor (R44: only what the user may see), and
+        the comment on the action shown (C writes one)."""
+        n = self.ctl.shown
+        comment = self.ctl.comment(n) if n else None
+        text = self._evaluation_text()
+        return text + (f"\n[b]#[/b] {escape(comment)}" if comment else "")
+
+    def _evaluation_text(self) -> str:
         span = turn_of(self.game, self.ctl.shown)
         if span is None:
             return "[b]Best vs played[/b]: step into a turn (. or >)"
