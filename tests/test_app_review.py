@@ -395,6 +395,28 @@ async def test_a_comment_shows_in_the_review_beside_its_action(
         screen.unsaved = False
 
 
+@aio
+async def test_leaving_a_review_of_a_shipped_game_offers_a_copy_in_the_saves(
+        monkeypatch: pytest.MonkeyPatch, kraton_home: Path) -> None:
+    import tui.screens.review as review_mod
+
+    monkeypatch.setattr(review_mod, "evaluate", fake_evaluate)
+    app = create_app("review", RECORD)  # puzzles/games/planner-38.json, shipped with kraton
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.unsaved
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        body = str(app.screen.body)
+        assert str(kraton_home / "saves" / "planner-38-review.json") in body and "games" not in body
+        await pilot.press("n")
+
+
 # ---------------------------------------------------------------------- snapshots
 def _review_app(monkeypatch: pytest.MonkeyPatch) -> Any:
     import tui.screens.review as review_mod

@@ -102,3 +102,21 @@ async def test_a_missing_folder_or_a_failed_write_keeps_the_dialog_open(tmp_path
         dialog = await _save_as(pilot, "kept")  # typed again in the same dialog: saved
         assert isinstance(app.screen, GameScreen)
     assert (Path(os.environ["KRATON_HOME"]) / "saves" / "kept.json").exists()
+
+
+@aio
+async def test_a_shipped_game_is_saved_as_a_copy_in_the_saves_folder(kraton_home: Path) -> None:
+    from tui.app import puzzle_dir
+
+    shipped = puzzle_dir() / "games" / "planner-38.json"
+    before = shipped.read_bytes()
+    app = create_app("play", str(shipped), step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, SaveDialog)
+        assert dialog.query_one("#save-path").value == str(kraton_home / "saves" / "planner-38.json")
+        await pilot.press("escape")
+    assert shipped.read_bytes() == before

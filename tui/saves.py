@@ -38,6 +38,14 @@ def saves_dir() -> Path:
 AUTOSAVE_PREFIX = "autosave-"
 
 
+def bundled(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a file of the puzzle collection shipped with kraton (its puzzles and
+    games): saving goes to a copy in the saves folder, the shipped file stays as it is."""
+    from puzzles.loader import HERE
+
+    return Path(path).resolve().is_relative_to(Path(HERE).resolve())
+
+
 def save_target(text: str) -> Path:
     """Where a name typed in the save dialog writes: ``~`` expanded, a relative name in the
     saves folder (not wherever the app was started), ``.json`` added to a name without a

@@ -22,7 +22,7 @@ from core.state import GameState
 from tui import panel
 from tui.board import BoardView
 from tui.controller import Controller, Event, turn_of
-from tui.saves import AUTOSAVE_PREFIX, save_error, save_game, save_position_only, saves_dir
+from tui.saves import AUTOSAVE_PREFIX, bundled, save_error, save_game, save_position_only, saves_dir
 from tui.screens.dialogs import HelpScreen, SaveDialog
 from tui.session import Session, as_session
 
@@ -151,6 +151,9 @@ class LookBackScreen(Screen[None]):
         path = self.session.path
         if path and Path(path).name.startswith(AUTOSAVE_PREFIX):
             path = None
+        own = path
+        if path and bundled(path):  # a shipped game or puzzle: saved as a copy in the saves
+            path, own = str(saves_dir() / Path(path).name), None
         default = path or str(saves_dir() / f"game-{time.strftime('%Y%m%d-%H%M%S')}.json")
 
         def save(kind: str, target: Path) -> str | None:
@@ -169,7 +172,7 @@ class LookBackScreen(Screen[None]):
             if result is not None:
                 self.say(f"saved the {result[0]} to {escape(result[1])}")
 
-        self.app.push_screen(SaveDialog(default, save, own=path), done)
+        self.app.push_screen(SaveDialog(default, save, own=own), done)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())

@@ -13,6 +13,7 @@ them (nothing is lost silently).
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.markup import escape
@@ -32,7 +33,7 @@ from tui.chart import ScoreChart
 from tui.controller import final_counts, turn_of
 from tui.keybar import KeyBar
 from tui.movelist import MoveList
-from tui.saves import new_save_path, save_game, saves_dir
+from tui.saves import bundled, new_save_path, save_game, saves_dir
 from tui.screens.dialogs import ConfirmDialog
 from tui.screens.lookback import LOOK_BACK
 from tui.screens.table import TableScreen
@@ -222,6 +223,8 @@ class ReviewScreen(TableScreen):
             self._leave()
             return
         path = self.session.path or str(saves_dir() / f"review-{time.strftime('%Y%m%d-%H%M%S')}.json")
+        if bundled(path):  # the collection's own games stay as shipped: a copy in the saves
+            path = str(saves_dir() / f"{Path(path).stem}-review.json")
 
         def answer(save: bool | None) -> None:
             if save:
