@@ -520,3 +520,22 @@ async def test_puzzle_verdict_also_after_solution_steps_then_own_festival_r30() 
         await pilot.press("escape", "t")  # the next seat's turn is no part of the puzzle
         assert app.screen is screen and "turn is over" in screen.message
         assert screen.mode == "look"
+
+
+@aio
+async def test_a_name_longer_than_the_panels_take_stops_while_typed() -> None:
+    """The new-game form takes 16 characters of a name as they are typed (not cut silently
+    when the game starts)."""
+    from textual.widgets import Input
+
+    from tui.screens.newgame import NAME_CHARS, NewGameScreen
+
+    app = create_app(step_delay=0, seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        field = app.screen.query_one("#name-0", Input)
+        field.focus()
+        field.value = ""
+        await pilot.press(*"Alice the Extremely Patient")
+        assert field.value == "Alice the Extremely Patient"[:NAME_CHARS] and NAME_CHARS == 16

@@ -22,6 +22,7 @@ from core.state import PLAYER_NAMES, GameState
 from tui.turn import player_names
 
 HUMAN = "human"
+NAME_CHARS = 16  # a player name typed here: what the side panels and the chart have room for
 
 
 def seed_from(text: str, default: int | None) -> int:
@@ -68,7 +69,8 @@ class NewGameScreen(Screen[Game]):
             for i in range(4):
                 with Horizontal(classes="row player-row", id=f"row-{i}"):
                     yield Label(f"Player {'ABCD'[i]}", classes="field-label")
-                    yield Input(PLAYER_NAMES[i], id=f"name-{i}")
+                    # at most 16 characters, typed, not cut silently at the start (the panels)
+                    yield Input(PLAYER_NAMES[i], id=f"name-{i}", max_length=NAME_CHARS)
                     yield Select(kinds, value=HUMAN if i == 0 else rival,
                                  allow_blank=False, id=f"kind-{i}")
             with Horizontal(classes="buttons"):
@@ -114,7 +116,7 @@ class NewGameScreen(Screen[Game]):
         names, computer = [], []
         for i in range(n):
             name = self.query_one(f"#name-{i}", Input).value.strip() or PLAYER_NAMES[i]
-            names.append(name[:16])
+            names.append(name[:NAME_CHARS])
             kind = self.query_one(f"#kind-{i}", Select).value
             computer.append(None if kind == HUMAN else str(kind))
         return Game(GameState.new(n, seed=seed, names=names), computer)
