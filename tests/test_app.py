@@ -92,6 +92,23 @@ async def test_illegal_tile_preview_names_rule_r12() -> None:
 
 
 @aio
+async def test_a_refused_tile_preview_shows_the_developer_in_its_way_r11() -> None:
+    """The preview over a developer's hex (R11) keeps his letter in sight, not "new"."""
+    game = two_humans("tile B6v B7r C7r", "enter B6", "end")  # Bob to act, Ann's developer on B6
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        screen.board.move_cursor_to(parse_hex("B6"))
+        await pilot.press("t")
+        await pilot.pause()
+        over = screen.overlays()
+        assert "R11" in screen.message and over[parse_hex("B6")].style == "preview-bad"
+        assert over[parse_hex("B6")].bottom == "A"
+
+
+@aio
 async def test_enter_and_move_developer_r26_r27() -> None:
     """e marks entry hexes with their cost; m on the developer marks targets; Enter moves."""
     game = two_humans("tile B6v B7r C7r")

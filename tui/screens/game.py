@@ -12,8 +12,10 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 
 from core.actions import Action, Draw, End, Festival, Token
+from core.drawing import PLAYER_LETTERS
 from core.errors import KratonError
 from core.hexmap import hex_name
+from core.state import GameState
 from tui.board import BoardView, Overlay
 from tui.festival_view import hand_worths, option_label, stakes
 from tui.screens.dialogs import ChoiceDialog
@@ -87,7 +89,8 @@ class GameScreen(TableScreen):
                 if s.map.on_map(h):
                     lv = s.level[h] + 1
                     out[h] = Overlay("preview-ok" if pv.legal else "preview-bad",
-                                     top=f"{'v' if t == 2 else 'r'}{lv}", bottom="new")
+                                     top=f"{'v' if t == 2 else 'r'}{lv}",
+                                     bottom="new" if pv.legal else _in_the_way(s, h))
             self.message = pv.message
         return out
 
@@ -338,3 +341,13 @@ class GameScreen(TableScreen):
         self.message = "cancelled"
         self.refresh_all()
 
+
+
+def _in_the_way(s: GameState, h: int) -> str:
+    """What a refused tile preview shows under its hex: the piece on it that may be why (a
+    developer's letter, a palace, irrigation: R11), not hidden by the preview."""
+    if s.dev[h] >= 0:
+        return PLAYER_LETTERS[s.dev[h]]
+    if s.palace[h]:
+        return f"P{s.palace[h]}"
+    return "~~" if s.irrigated[h] else "new"
