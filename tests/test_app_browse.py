@@ -61,6 +61,10 @@ def test_browse_previews_files_and_survives_a_broken_one(tmp_path: Path) -> None
             await pilot.press("down")
             await pilot.pause()
             assert "invalid JSON" in text_of(screen, "#preview-text")
+            await pilot.press("a")  # studying it: said why not, as opening it
+            await pilot.pause()
+            assert app.screen is screen
+            assert any("invalid JSON" in n.message for n in app._notifications)
             await pilot.press("enter")  # opening a broken file: an error, no crash
             await pilot.pause()
             assert app.screen is screen

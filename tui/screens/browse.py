@@ -211,6 +211,8 @@ class BrowseScreen(Screen[None]):
         """The study of the file (R44: see ``study_view``)."""
         p = self.current()
         g = self.load(p) if p is not None else None
+        if isinstance(g, str):  # unreadable: say why, as Enter does
+            self.notify(g, severity="error")
         if isinstance(g, Session):
             from tui.screens.study import StudyScreen
 
