@@ -186,14 +186,20 @@ async def test_the_move_list_lists_turns_with_points_and_marks() -> None:
 
 
 # ---------------------------------------------------------------------- review mode
-@aio
-async def test_review_mode_opens_a_record_and_fills_in_turn_by_turn(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def _review_copy(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A copy of planner-38's record to review, its evaluations faked (``fake_evaluate``)."""
     import tui.screens.review as review_mod
 
     monkeypatch.setattr(review_mod, "evaluate", fake_evaluate)
     path = tmp_path / "planner-38.json"
     path.write_text(Path(RECORD).read_text())
+    return path
+
+
+@aio
+async def test_review_mode_opens_a_record_and_fills_in_turn_by_turn(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    path = _review_copy(monkeypatch, tmp_path)
     app = create_app("review", str(path))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -232,11 +238,7 @@ async def test_review_leaving_after_a_cancelled_save_still_asks(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Nothing is lost silently: Esc in the save dialog keeps the question on leaving; n leaves
     the file as it was."""
-    import tui.screens.review as review_mod
-
-    monkeypatch.setattr(review_mod, "evaluate", fake_evaluate)
-    path = tmp_path / "planner-38.json"
-    path.write_text(Path(RECORD).read_text())
+    path = _review_copy(monkeypatch, tmp_path)
     before = path.read_bytes()
     app = create_app("review", str(path))
     async with app.run_test(size=SIZE) as pilot:
@@ -372,11 +374,7 @@ async def test_a_comment_is_added_saved_and_reloaded(kraton_home: Path) -> None:
 @aio
 async def test_a_comment_shows_in_the_review_beside_its_action(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    import tui.screens.review as review_mod
-
-    monkeypatch.setattr(review_mod, "evaluate", fake_evaluate)
-    path = tmp_path / "planner-38.json"
-    path.write_text(Path(RECORD).read_text())
+    path = _review_copy(monkeypatch, tmp_path)
     app = create_app("review", str(path))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()

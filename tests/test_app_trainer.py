@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -93,11 +94,7 @@ async def test_a_rated_session_moves_the_rating_and_serves_the_next_puzzle(tmp_p
 async def test_a_streak_ends_on_its_second_mistake(tmp_path: Path) -> None:
     app = trainer_app(puzzle_dir(tmp_path), mode="streak")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        await pilot.press("enter")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, TrainerPuzzleScreen)
+        screen = await first_puzzle(pilot)
         await solve_it(pilot, screen)
         await pilot.press("n")
         await pilot.pause()
@@ -118,15 +115,21 @@ async def test_a_streak_ends_on_its_second_mistake(tmp_path: Path) -> None:
         assert app.screen is dialog
 
 
+async def first_puzzle(pilot: Any) -> TrainerPuzzleScreen:
+    """Start the session (Enter on the trainer's home): its first puzzle."""
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, TrainerPuzzleScreen)
+    return screen
+
+
 @aio
 async def test_the_two_stage_hint(tmp_path: Path) -> None:
     app = trainer_app(puzzle_dir(tmp_path))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        await pilot.press("enter")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, TrainerPuzzleScreen)
+        screen = await first_puzzle(pilot)
         await pilot.press("H")
         assert screen.message.startswith("hint 1/2: build or enlarge a palace on C6")
         assert "palace C6 2" not in screen.message
@@ -151,11 +154,7 @@ async def test_study_before_the_verdict_asks_first_and_then_counts_as_not_solved
         best=1, line=parse_actions(LINE), optimal=True, bound=1))
     app = trainer_app(puzzle_dir(tmp_path))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        await pilot.press("enter")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, TrainerPuzzleScreen)
+        screen = await first_puzzle(pilot)
         await pilot.press("a")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmDialog)  # the answer is not shown unasked
