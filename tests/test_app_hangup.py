@@ -159,3 +159,63 @@ def test_kraton_play_exits_with_129_on_sighup(kraton_home: Path) -> None:
         proc.send_signal(signal.SIGHUP)
         code = proc.wait(timeout=10)
     assert code == 129  # the app's own exit, not the signal's default (-1)
+
+
+# ------------------------------------------------------- the screen's writes to a gone terminal
+class _GoneTerminal:
+    """A stream like stderr on a terminal that has gone: every write raises EIO."""
+
+    def __init__(self) -> None:
+        self.writes = 0
+
+    def write(self, text: str) -> int:
+        self.writes += 1
+        raise OSError(5, "Input/output error")
+
+    def flush(self) -> None:
+        raise OSError(5, "Input/output error")
+
+    def fileno(self) -> int:
+        return 2
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")  # the bare one
+def test_the_screens_writes_to_a_gone_terminal_never_block_the_app() -> None:
+    """Textual's writer thread dies on the first failed write, and its queue of 30 then blocks
+    the app's own thread for good, before it can notice the hang-up (``kraton play`` hung on a
+    closed terminal, under load). Through ``TerminalStream`` the thread lives on."""
+    from textual.drivers._writer_thread import MAX_QUEUED_WRITES, WriterThread
+
+    from tui.terminal import TerminalStream
+
+    def frames(writer: WriterThread) -> threading.Event:
+        """What the app's thread does: write the screen, again and again; set when done."""
+        done = threading.Event()
+
+        def app_thread() -> None:
+            for _ in range(MAX_QUEUED_WRITES * 5):
+                writer.write("\x1b[2;5H frame")
+            done.set()
+
+        threading.Thread(target=app_thread, daemon=True).start()
+        return done
+
+    bare = WriterThread(_GoneTerminal())  # type: ignore[arg-type]
+    bare.start()
+    assert not frames(bare).wait(2)  # Textual's own: the writer died, the app's thread waits
+    gone = _GoneTerminal()
+    stream = TerminalStream(gone)  # type: ignore[arg-type]
+    writer = WriterThread(stream)  # type: ignore[arg-type]
+    writer.start()
+    assert frames(writer).wait(10), "the app's thread blocked on the writer's queue"
+    writer.stop()
+    assert stream.gone and gone.writes == 1  # the first write failed; the rest were dropped
+
+
+def test_the_app_writes_through_the_stream_that_survives_a_gone_terminal() -> None:
+    from textual.drivers.linux_driver import LinuxDriver
+
+    from tui.terminal import KeepOnDriver
+
+    app = create_app()
+    assert issubclass(app.get_driver_class(), KeepOnDriver) and issubclass(KeepOnDriver, LinuxDriver)

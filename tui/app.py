@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from textual.app import App, SystemCommand
+from textual.driver import Driver
 from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 
@@ -79,6 +80,16 @@ class KratonApp(App[None]):
         await super().action_quit()
 
     # ------------------------------------------------------------------ the terminal going away
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, but on Linux one whose writes to a terminal that has gone are
+        dropped (``tui.terminal``): else the app blocks before it can notice the hang-up."""
+        from textual.drivers.linux_driver import LinuxDriver
+
+        from tui.terminal import KeepOnDriver
+
+        driver = super().get_driver_class()
+        return KeepOnDriver if driver is LinuxDriver else driver
+
     def _watch_for_hang_up(self) -> None:
         if hasattr(signal, "SIGHUP"):
             asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.hang_up)
