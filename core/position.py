@@ -93,10 +93,20 @@ def _own(pd: dict[str, Any], key: str, most: int, w: str, rule: str = "R1") -> i
     return int(v)
 
 
+def _whole(d: dict[str, Any], key: str, lo: int | None) -> int:
+    """An optional whole number (0 where absent): refused, not read as 0, where it is of
+    another type (a save would then write the 0 back)."""
+    v = d.get(key, 0)
+    if not isinstance(v, int) or isinstance(v, bool) or (lo is not None and v < lo):
+        what = "a whole number" if lo is None else f"a whole number, at least {lo}"
+        raise PositionError(f"{key}: {what}, got {shown(json.dumps(v))}")
+    return v
+
+
 def _player(pd: dict[str, Any], w: str) -> Player:
     name = _get(pd, "name", str, w)
-    if len(name) > MAX_NAME or not name.isprintable():
-        raise PositionError(f"{w}name: at most {MAX_NAME} printable characters, got '{shown(name)}'")
+    if not name.strip() or len(name) > MAX_NAME or not name.isprintable():
+        raise PositionError(f"{w}name: 1 to {MAX_NAME} printable characters, got '{shown(name)}'")
     p = Player(name)
     p.score = _own(pd, "score", MAX_SCORE, w, "R29, R34, R38, R41: no game scores more")
     p.tokens = _own(pd, "tokens", TOKENS, w, "R7")
@@ -134,12 +144,14 @@ def position_from_dict(d: Any, base_dir: str | None = None, *, r13: bool = True)
     plist = _get(d, "players", list, "")
     if not 2 <= len(plist) <= 4:
         raise PositionError(f"players: Java is for 2 to 4 players (R1), got {len(plist)}")
-    players = []
+    players: list[Player] = []
     for i, pd in enumerate(plist):
         w = f"players[{i}]."
         if not isinstance(pd, dict):
             raise PositionError(f"players[{i}]: expected an object")
         p = _player(pd, w)
+        if any(q.name == p.name for q in players):  # messages name players: they must differ
+            raise PositionError(f"{w}name: '{shown(p.name)}' is another player's name too")
         players.append(p)
     s = GameState(hexmap, players)
     n = len(players)
@@ -165,8 +177,8 @@ def position_from_dict(d: Any, base_dir: str | None = None, *, r13: bool = True)
         _at_most(cards, 30, f"cards.{key}", "R2: 30 cards")
         setattr(s, key, [_card(c, f"cards.{key}[{j}]") for j, c in enumerate(cards)])
     _load_board(s, d, r13)
-    s.seed = d.get("seed", 0) if isinstance(d.get("seed", 0), int) else 0
-    s.reshuffles = d.get("reshuffles", 0) if isinstance(d.get("reshuffles", 0), int) else 0
+    s.seed = _whole(d, "seed", lo=None)
+    s.reshuffles = _whole(d, "reshuffles", lo=0)
     if d.get("festival") is not None:
         from core import festival
 

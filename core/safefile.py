@@ -14,7 +14,7 @@ import re
 import stat
 from typing import Any
 
-from core.errors import KratonError, shown_path
+from core.errors import KratonError, shown, shown_path
 
 # A record of a long game is ~10 KB; a position ~5 KB. Far above both, far below harm.
 MAX_JSON_BYTES = 4 * 1024 * 1024
@@ -85,11 +85,25 @@ def _constant(name: str) -> Any:
     raise FileRefused(f"'{name}' is not JSON (no field takes it)")
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different: with a key twice, the last would win
+    silently (``"score": 50, "score": 0``), and a save would drop the other."""
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise FileRefused(f"the key '{shown(k)}' twice in one object (which one is meant?)")
+            seen.add(k)
+    return d
+
+
 def parse_json_text(text: str) -> Any:
     """``json.loads`` with the limits above; FileRefused (no file name) when one is broken."""
     _check_depth(text)
     try:
-        return json.loads(text, parse_int=_int, parse_constant=_constant)
+        return json.loads(text, parse_int=_int, parse_constant=_constant,
+                          object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as e:
         raise FileRefused(f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
     except RecursionError:  # _check_depth makes this unreachable; kept as a last guard

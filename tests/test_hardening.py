@@ -505,3 +505,27 @@ def test_r13_a_tile_exactly_on_a_tile_of_its_size_is_refused_on_loading(tmp_path
     d["tiles"] = [three, {"hexes": {"H6": "rice"}}, shifted]
     d["players"][0]["rice"] -= 1
     load_position(write(tmp_path, d))
+
+
+def test_a_key_twice_names_unnamed_or_twice_and_loose_numbers_are_refused(tmp_path: Path) -> None:
+    """What a save would silently change: a key twice (the last won, and the other was lost on
+    writing), an empty or a repeated player name, a seed or reshuffle count of another type
+    (read as 0)."""
+    text = (ROOT / "puzzles" / "one-ap-01.json").read_text()
+    assert '"score": 0,' in text
+    path = write(tmp_path, text.replace('"score": 0,', '"score": 50, "score": 0,', 1))
+    with pytest.raises(PositionError, match="'score' twice"):
+        load_position(path)
+    d = doc(ROOT / "puzzles" / "one-ap-01.json")
+    for change, what in ((lambda x: x["players"][0].update(name=""), "name"),
+                         (lambda x: x["players"][0].update(name="  "), "name"),
+                         (lambda x: x["players"][1].update(name=x["players"][0]["name"]), "another player"),
+                         (lambda x: x.update(seed="abc"), "seed"),
+                         (lambda x: x.update(seed=1.5), "seed"),
+                         (lambda x: x.update(reshuffles=-1), "reshuffles"),
+                         (lambda x: x.update(reshuffles=[]), "reshuffles")):
+        bad = json.loads(json.dumps(d))
+        change(bad)
+        assert what in _refused(tmp_path, bad)
+    d["seed"], d["reshuffles"] = -5, 2  # any whole seed; reshuffles from 0 up
+    load_position(write(tmp_path, d))
