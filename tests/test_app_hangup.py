@@ -143,8 +143,8 @@ def test_kraton_play_exits_when_its_terminal_closes_without_a_sighup(kraton_home
         os.write(master, b"\r")  # start the game
         _wait_for(seen, b"to act")
         os.close(master)
-        # Normally gone within a second; the wait is long because in one whole-suite run on a
-        # loaded machine 10 s was not enough (not reproduced since in 21 runs, 13 of them beside busy loops).
+        # Normally gone within a second. It hung for good under load until the screen's
+        # writes to the gone terminal stopped killing Textual's writer thread (tui/terminal.py).
         try:
             code = proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
