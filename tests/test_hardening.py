@@ -529,3 +529,11 @@ def test_a_key_twice_names_unnamed_or_twice_and_loose_numbers_are_refused(tmp_pa
         assert what in _refused(tmp_path, bad)
     d["seed"], d["reshuffles"] = -5, 2  # any whole seed; reshuffles from 0 up
     load_position(write(tmp_path, d))
+
+
+def test_a_closed_standard_output_is_said_not_ignored() -> None:
+    """``kraton show FILE >&-``: Python drops every print without a word; the command said
+    nothing and exited 0."""
+    r = subprocess.run(["sh", "-c", f'exec "{sys.executable}" -m tui.cli show puzzles/one-ap-01.json >&-'],
+                       check=False, cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    assert r.returncode == 2 and r.stderr.strip() == "kraton: standard output is closed: nowhere to print"

@@ -45,6 +45,9 @@ def _parser() -> argparse.ArgumentParser:
     return build_parser()
 
 
+APP_COMMANDS = frozenset({"play", "browse", "puzzle", "train", "review"})  # draw on the terminal
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
@@ -53,6 +56,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(args_list)
     if not getattr(args, "func", None):
         parser.print_help()
+        return EXIT_ERROR
+    if sys.stdout is None and args.command not in APP_COMMANDS:
+        # `kraton show FILE >&-`: Python drops every print without a word, and the command
+        # would succeed having shown nothing
+        print("kraton: standard output is closed: nowhere to print", file=sys.stderr)
         return EXIT_ERROR
     try:
         return int(args.func(args) or 0)
