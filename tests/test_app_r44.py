@@ -71,7 +71,7 @@ async def test_r44_study_in_a_game_uses_the_players_view_and_says_so() -> None:
         await pilot.pause()
         study = app.screen
         assert isinstance(study, StudyScreen)
-        assert "Ann sees it (R44)" in str(study.query_one("#report").render())
+        assert "Ann sees it (R44)" in str(study.query_one("#study-note").render())
         seen = study.start
         assert seen.players[0].hand == game.state.players[0].hand
         assert sorted(seen.players[1].hand + seen.deck) == sorted(real)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from rich.markup import escape
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -88,16 +89,17 @@ class StudyScreen(Screen[None]):
             # The best turn first; the tables below keep their lines (no wrapping: hex names
             # whole) and scroll both ways; w gives them the whole width.
             with ScrollableContainer(id="study-side"):
+                # whose view (R44), wrapped at the column as the best turn: not a table line
+                note = Static(escape(self.note), id="study-note")
+                note.display = bool(self.note)
+                yield note
                 yield Static("", id="solver")
                 yield LoadingIndicator(id="spinner")
                 yield Static(self.report(), id="report")
         yield Footer()
 
     def report(self) -> str:
-        from rich.markup import escape
-
-        note = f"{escape(self.note)}\n" if self.note else ""
-        return "[b]Study[/b]\n" + note + escape(report_text(self.start, position_report(self.start)))
+        return "[b]Study[/b]\n" + escape(report_text(self.start, position_report(self.start)))
 
     def on_mount(self) -> None:
         board = self.query_one(BoardView)
