@@ -62,8 +62,7 @@ def summary_row(path: str, r: dict[str, Any] | None, error: str = "") -> str:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    from tui.commands.review import check_workers
-    from tui.commands.solve import time_limit
+    from tui.options import check_workers, time_limit
 
     limit = time_limit(args.time_limit)  # bad option values: one line, before any work
     check_workers(args.workers)

@@ -14,7 +14,8 @@ from core.errors import KratonError, shown_path
 from core.game import POLICIES, Game, play_random_game
 from core.position import position_to_dict
 from core.record import load_record, replay_file, save_record
-from tui.commands.position import count_arg, output_arg, save_position_output, seed_arg
+from tui.commands.position import save_position_output
+from tui.options import check_outputs, count_arg, output_arg, seed_arg
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -99,9 +100,9 @@ def _output_path(base: str, i: int, k: int) -> str:
 def cmd_selfplay(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise KratonError(f"--games must be at least 1, not {args.games}")
-    if args.output and (os.path.isdir(args.output) or args.output.endswith(os.sep)):
-        raise KratonError(f"-o {shown_path(args.output)}: a folder; give a file name"
-                          " (several games: NAME-1.json, NAME-2.json, ...)")
+    if args.output and args.output.endswith(os.sep):  # not a folder yet: one that is meant
+        raise KratonError(f"-o {shown_path(args.output)}: a file name is needed, not a folder")
+    check_outputs([("-o", args.output)])  # before the games are played
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     t0 = time.perf_counter()
     turns = actions = festivals = 0

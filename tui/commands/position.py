@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 
 from core.actions import parse_action
@@ -15,6 +14,7 @@ from core.position import MAX_NAME, SaveRefused, position_to_dict, read_json, sa
 from core.record import FORMAT as RECORD_FORMAT
 from core.record import load_any
 from core.state import GameState
+from tui.options import count_arg, output_arg, seed_arg
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -45,33 +45,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="write the resulting position here (atomically)")
     add_at(p)
     p.set_defaults(func=cmd_apply)
-
-
-SEED_DIGITS = 19  # a seed fits 64 bits: what a position file keeps (integers of 20 digits at most)
-
-
-def seed_arg(text: str) -> int:
-    """``--seed``: an integer of ASCII digits, at most ``SEED_DIGITS`` of them (a longer one
-    would be written to a file that ``validate`` then refuses)."""
-    t = text.strip()
-    if not re.fullmatch(rf"-?[0-9]{{1,{SEED_DIGITS}}}", t):
-        raise argparse.ArgumentTypeError(
-            f"'{shown(text)}' is not an integer of 1 to {SEED_DIGITS} digits")
-    return int(t)
-
-
-def count_arg(text: str) -> int:
-    """A count such as ``--at N``: ASCII digits only (``int`` also reads ' 3' and '٣')."""
-    if not re.fullmatch(r"[0-9]{1,9}", text):
-        raise argparse.ArgumentTypeError(f"'{shown(text)}' is not a count (digits 0-9)")
-    return int(text)
-
-
-def output_arg(text: str) -> str:
-    """``-o``: a file name, not an empty one (which would print instead, or write nothing)."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("an empty file name")
-    return text
 
 
 def save_position_output(s: GameState, path: str) -> None:

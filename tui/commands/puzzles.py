@@ -114,8 +114,7 @@ def check_one(job: tuple[str, float | None]) -> dict[str, Any]:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from tui.commands.review import check_workers
-    from tui.commands.solve import time_limit
+    from tui.options import check_workers, time_limit
 
     time_limit(args.time_limit)  # bad option values: one line, before any work
     check_workers(args.workers)
@@ -138,7 +137,7 @@ def check(rows: list[Any], args: argparse.Namespace) -> int:
     import time
 
     from analysis.parallel import run_parallel
-    from tui.commands.solve import time_limit
+    from tui.options import time_limit
 
     limit = time_limit(args.time_limit)
     slow_first = sorted(rows, key=lambda pz: -float(_solver_seconds(pz.path)))
@@ -187,7 +186,7 @@ def rate_one(job: tuple[str, bool, bool, float]) -> dict[str, Any]:
 
 def cmd_rate(args: argparse.Namespace) -> int:
     from analysis.parallel import run_parallel
-    from tui.commands.review import check_workers
+    from tui.options import check_workers
 
     check_workers(args.workers)
     rows = _selected(args.only)

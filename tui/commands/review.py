@@ -12,11 +12,11 @@ import argparse
 import json
 import math
 import os
-import stat
 import sys
 from typing import Any
 
-from core.errors import KratonError, one_line, shown, shown_path
+from core.errors import KratonError, one_line, shown_path
+from tui.options import check_outputs, check_workers
 
 REVIEW_LIMIT = 2.0  # seconds per turn (issue 22: 60 turns with 2 workers in under 2 minutes)
 PUZZLE_FOLDER = "my-puzzles"  # under $KRATON_HOME: where the app's puzzle trainer looks
@@ -62,44 +62,6 @@ def check_options(args: argparse.Namespace) -> None:
     check_outputs([("-o", args.output), ("--chart", args.chart)])
     if args.puzzles and os.path.exists(args.puzzles) and not os.path.isdir(args.puzzles):
         raise KratonError(f"--puzzles {shown_path(args.puzzles)}: not a folder")
-
-
-def check_workers(workers: int | None, option: str = "--workers") -> None:
-    """``--workers N`` (None: the default): at least 1. Shared by the batch commands."""
-    if workers is not None and workers < 1:
-        raise KratonError(f"{option} must be at least 1, not {workers}")
-
-
-def check_outputs(outputs: list[tuple[str, str | None]]) -> None:
-    """Output files asked for (option, path; None: not asked), checked before any work: a
-    file name whose folder exists, not a folder, FIFO or device (writing would fail or block
-    only after the work), and no file named by two options (one would overwrite the other).
-    Shared by ``review`` and ``tournament``."""
-    seen: dict[str, str] = {}
-    for opt, path in outputs:
-        if path is None:
-            continue
-        if path == "" or os.path.isdir(path):
-            raise KratonError(f"{opt} {shown_path(path)}: a file name is needed, not a folder")
-        target = os.path.realpath(path)  # a symlink is written through (core.position)
-        if os.path.exists(target) and not stat.S_ISREG(os.stat(target).st_mode):
-            raise KratonError(f"{opt} {shown_path(path)}: not a regular file (a FIFO or device)")
-        folder = os.path.dirname(target)
-        if not os.path.isdir(folder):
-            raise KratonError(f"{opt} {shown_path(path)}: no such folder {shown(folder, 80)}")
-        same = next((o for t, o in seen.items() if t == target or _same_file(t, target)), None)
-        if same is not None:
-            raise KratonError(f"{opt} {shown_path(path)}: the same file as {same}; "
-                              "give each output its own file")
-        seen[target] = opt
-
-
-def _same_file(a: str, b: str) -> bool:
-    """Two names of one existing file (a hard link)."""
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
 
 
 def puzzle_folder(value: str) -> str:

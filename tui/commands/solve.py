@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from core.errors import KratonError
 from tui.commands.position import add_at, load_for_command, say
+from tui.options import time_limit
 
 if TYPE_CHECKING:
     from analysis.solver import Progress
@@ -39,16 +40,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     talk.add_argument("--verbose", action="store_true", help="also the engine's own search log on stderr")
     add_at(p)
     p.set_defaults(func=cmd_solve)
-
-
-def time_limit(value: float | None) -> float | None:
-    """``--time-limit``: seconds, 0 (or none given where the default is none) for no limit;
-    a negative number is refused."""
-    if value is None or value == 0:
-        return None
-    if not value > 0:  # also NaN
-        raise KratonError("--time-limit must be 0 (no limit) or a positive number of seconds")
-    return value
 
 
 class InfoLines:

@@ -13,7 +13,7 @@ import sys
 from analysis.players import PLAYER_NAMES
 from core.errors import KratonError
 from core.position import write_json_atomic, write_text_atomic
-from tui.commands.review import check_outputs, check_workers
+from tui.options import check_outputs, check_workers
 
 
 def register(sub: argparse._SubParsersAction) -> None:
