@@ -81,6 +81,17 @@ def hand_text(s: GameState, computer: Seats) -> str:
     return f"[b]Hand of {escape(s.players[who].name)}[/b]: {hand}"
 
 
+def seen_note(who: str | None) -> str:
+    """What a study on a dealt state says of it (R44): as player ``who`` sees it, or with
+    None, as an onlooker, who sees no hand."""
+    if who is None:
+        return ("As an onlooker sees it (R44): every hand and the deck are dealt at random from"
+                " the cards no one has shown; open the game to study it as the player at the"
+                " keyboard.")
+    return (f"As {who} sees it (R44): the other hands and the deck are dealt at random from the"
+            " cards he cannot see; the answer is one such deal.")
+
+
 def describe(s: GameState, h: int) -> str:
     """What stands on hex ``h``, for the message line."""
     parts = [hex_name(h)]

@@ -23,7 +23,7 @@ from core.observation import as_seen_by, public_view
 from core.position import read_json
 from core.state import GameState
 from tui.board import BoardView
-from tui.panel import plural
+from tui.panel import plural, seen_note
 from tui.saves import kind_of, load_game, natural_key
 from tui.session import Session
 
@@ -92,13 +92,8 @@ def study_view(game: Session, rng: random.Random) -> tuple[GameState, str]:
     if game.puzzle is not None or s.is_terminal() or not humans:
         return s.copy(), ""
     if len(humans) == 1:
-        who = s.players[humans[0]].name
-        return as_seen_by(s, humans[0], rng), (
-            f"As {who} sees it (R44): the other hands and the deck are dealt at random from"
-            " the cards he cannot see; the answer is one such deal.")
-    return public_view(s, rng), (
-        "As an onlooker sees it (R44): every hand and the deck are dealt at random from the"
-        " cards no one has shown; open the game to study it as the player at the keyboard.")
+        return as_seen_by(s, humans[0], rng), seen_note(s.players[humans[0]].name)
+    return public_view(s, rng), seen_note(None)
 
 
 class BrowseScreen(Screen[None]):

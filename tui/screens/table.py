@@ -52,8 +52,8 @@ class TableScreen(LookBackScreen):
         # humans or more no one is known to be there yet (a new game set up by anyone, a saved
         # one opened by anyone): the first human to decide is handed the keyboard first.
         first = self.state.current_player()
-        hot_seat = (sum(1 for c in self.session.seats if c is None) >= 2
-                    and self.session.puzzle is None and not self.state.is_terminal())
+        hot_seat = (self.humans() >= 2 and self.session.puzzle is None
+                    and not self.state.is_terminal())
         self.at_keyboard: int | None = first if self.is_human(first) and not hot_seat else None
         self.handing_over = hot_seat
 
@@ -199,12 +199,15 @@ class TableScreen(LookBackScreen):
             return
         if self.ctl.looking_back:
             return  # the dialogs wait until the user is back at the present (End)
-        humans = sum(1 for c in self.session.seats if c is None)
-        if humans >= 2 and me != self.at_keyboard:
+        if self.humans() >= 2 and me != self.at_keyboard:
             self.hand_over(me)
             return
         if s.festival is not None:
             self.festival_dialog()
+
+    def humans(self) -> int:
+        """How many seats are human: two or more share the keyboard (hot-seat, R44)."""
+        return sum(1 for c in self.session.seats if c is None)
 
     def hand_over(self, p: int) -> None:
         """Hot-seat: hide the hands until player ``p`` is at the keyboard (R44)."""
@@ -296,8 +299,7 @@ class TableScreen(LookBackScreen):
             return
         viewer = self.viewer()
         seen = as_seen_by(s, viewer, random.Random())
-        note = (f"As {self.pname(viewer)} sees it (R44): the other hands and the deck are dealt"
-                " at random from the cards he cannot see; the answer is one such deal.")
+        note = panel.seen_note(self.pname(viewer))
         self.app.push_screen(StudyScreen(seen, note=note))
 
     def viewer(self) -> int:
