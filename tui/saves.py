@@ -68,7 +68,7 @@ def save_target(text: str) -> Path:
 def save_error(e: OSError | KratonError) -> str:
     """One line for a save that failed: what, and where (not Python's ``[Errno 2] ...``)."""
     if isinstance(e, OSError) and e.strerror:
-        return f"{e.filename or 'the file'}: {e.strerror.lower()}" if e.filename else e.strerror
+        return f"{e.filename}: {e.strerror.lower()}" if e.filename else e.strerror
     return str(e)
 
 
