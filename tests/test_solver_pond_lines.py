@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from analysis.solver import solve
 from analysis.solver.common import replay
 from analysis.solver.pond_lines import as_played, pond_lines
@@ -159,3 +161,41 @@ def test_r25_r37_r38_the_walk_onto_the_ring_goes_before_the_irrigation_that_encl
         assert points[-1] == sum(points) and not any(isinstance(a, Tile) for a in line)
         found = max(found, points[-1])
     assert found == 15
+
+
+def test_r38_a_held_pond_line_at_the_bound_is_proved_before_the_other_recipes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """full-turn-67: holding and covering the pond as it is scores 30 (R38), the bound. The
+    recipe engine holds that line against the bound before it grows ponds or derives the other
+    recipes, so it proves the turn without them; a grown pond or another recipe asked for
+    would fail here."""
+    from analysis.solver import cpsat
+    from puzzles.loader import HERE as PUZZLES
+    from puzzles.loader import load_puzzle
+
+    s = load_puzzle(os.path.join(PUZZLES, "full-turn-67.json")).state
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("not needed: a held pond line meets the bound")
+
+    monkeypatch.setattr(cpsat, "derive", refused)
+    r = cpsat.solve_cpsat(s, 10.0)
+    assert (r.best, r.optimal, r.proved_by) == (30, True, "bound")
+    assert replay(s, r.line)[0].points == 30
+
+
+def test_r38_without_a_line_at_the_bound_the_other_recipes_are_derived(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where no held pond line meets the bound, the grown ponds and the other recipes follow
+    as before: the 13-space pond's line scores 39 (R38), the bound is higher (49)."""
+    from analysis.solver import cpsat
+    from analysis.solver.recipes import derive
+
+    asked: list[bool] = []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        asked.append(True)
+        return derive(*args, **kwargs)  # type: ignore[arg-type]
+
+    s = load("java-centre-open-pond-13.json")
+    monkeypatch.setattr(cpsat, "derive", counted)
+    r = cpsat.solve_cpsat(s, 5.0, search=False)
+    assert asked and replay(s, r.line)[0].points >= 39

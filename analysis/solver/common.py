@@ -144,6 +144,12 @@ class Deadline:
         and ``expired`` say so from here on, with a limit or without."""
         self.hit = True
 
+    def extend(self, seconds: float) -> None:
+        """Move the end ``seconds`` later (no limit stays none): for work the caller does not
+        count against the time it gave."""
+        if self.end is not None:
+            self.end += seconds
+
     def left(self) -> float | None:
         """Seconds left (0 once past), None without a limit."""
         return None if self.end is None else max(0.0, self.end - time.perf_counter())

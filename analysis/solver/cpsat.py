@@ -37,7 +37,7 @@ from analysis.solver.common import (
     replay,
     shortened,
 )
-from analysis.solver.recipes import Recipe, derive
+from analysis.solver.recipes import Recipe, derive, pond_recipes
 from core.actions import Action, End, Festival, Token
 from core.errors import IllegalAction
 from core.state import GameState
@@ -276,18 +276,34 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
     best: tuple[Outcome, list[Action]] | None = _finish(s, [])
     _tell(report, best)
     budget = s.turn.ap + int(token)
-    # The lines first, the root's bound after them: the bound never finds a line, and on a slow
-    # or busy machine working it out first left the pond lines too little of the time (a
-    # 30-point puzzle answered 4). The recipes are only a source of lines: on a busy board
-    # deriving them all could take the whole limit and leave CP-SAT and the proof none, so
-    # they get half of what is left.
-    recipes = derive(s, budget, dl.share(0.5))
-    best, note = _recipe_rounds(s, recipes, token, best, dl, report, verbose)
-    notes = [note]
+    # The quick pond lines (ponds as they are, held and covered) first, then the root's bound:
+    # where one of them meets it (a puzzle's full turn, often) the grown ponds, the other
+    # recipes, their choice and OR-Tools' import (0.4 s of a process) are not needed. The
+    # bound's time is not taken from the lines (``extend``): on a slow or busy machine working
+    # it out before all of them left the pond lines too little of the time (a 30-point puzzle
+    # answered 4), so it came after them until now. The recipes are only a source of lines: on
+    # a busy board deriving them all could take the whole limit and leave CP-SAT and the proof
+    # none, so they get half of what is left.
+    ponds = pond_recipes(s, budget, dl.share(0.5), grown=False)
+    for pond in ponds:  # each alone: the line of a pond is often the best line itself
+        line = list(pond.actions)
+        best = _better(best, _finish(s, [Token(), *line] if pond.cost > s.turn.ap else line))
+    _tell(report, best)
     views: dict[int, View] = {}  # the root's bound and its tie-breaks share their work
+    started = dl.elapsed()
     ub = upper_bound(s, budget, views=views)
+    dl.extend(dl.elapsed() - started)
     report(bound=ub)
     inc, met = _incumbent(s, best, ub, views)
+    met = met and best is not None  # no line yet where a tile is owed (R8): the empty one is not
+    notes = [f"{len(ponds)} pond lines"]
+    if not met:
+        share = dl.share(0.5)
+        ponds += pond_recipes(s, budget, share, held=False)
+        recipes = derive(s, budget, share, closing=ponds)
+        best, note = _recipe_rounds(s, recipes, token, best, dl, report, verbose)
+        notes = [note]
+        inc, met = _incumbent(s, best, ub, views)
     if quick_beam and not met:
         # The recipes' line falls short of the bound: the players' beam search may find a
         # better one before branch and bound. Only now: on the puzzles the recipes' line meets

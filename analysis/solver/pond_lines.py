@@ -33,20 +33,24 @@ NODES = 4000  # cover-search nodes per pond and start, so that one pond cannot e
 GROWN = 24  # sets of irrigations tried per pond, the largest first (``_grown_ponds``)
 
 
-def pond_lines(s: GameState, budget: int, deadline: Deadline | None = None
-               ) -> Iterator[tuple[list[Action], bool]]:
+def pond_lines(s: GameState, budget: int, deadline: Deadline | None = None,
+               held: bool = True, grown: bool = True) -> Iterator[tuple[list[Action], bool]]:
     """(actions, planned after the token) for lines that enclose a pond, with ``budget`` AP
     (the token's included where it is still playable, R7: the line is then legal after it,
-    and the CP-SAT model decides from its cost whether to spend it). ``s`` is left as it was."""
+    and the CP-SAT model decides from its cost whether to spend it). ``s`` is left as it was.
+    ``held``: the ponds as they are, held and covered (quick); ``grown``: ponds grown or made
+    by irrigation first (most of the time)."""
     c = s.copy()
     token = budget > c.turn.ap and c.is_legal(Token())
     if token:
         c.push(Token())
-    for pond in all_ponds(c.map.hexes, c.irrigated, c.map.nbrs):
+    for pond in all_ponds(c.map.hexes, c.irrigated, c.map.nbrs) if held else ():
         if deadline is not None and deadline.over():
             return
         for line in _held_lines(c, pond[0], deadline):
             yield line, token
+    if not grown:
+        return
     for line in _grown_ponds(c, deadline):
         yield line, token
     for line in _enclosing_irrigations(c):

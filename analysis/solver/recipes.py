@@ -164,19 +164,33 @@ def _region(s: GameState, a: Action) -> set[int]:
     return set()
 
 
-def derive(s: GameState, budget: int, deadline: Deadline | None = None, two_step: bool = True) -> list[Recipe]:
-    """Recipes of cost ≤ ``budget`` from state ``s`` (not changed); stops early at ``deadline``
-    (the recipes are only the incumbent's source: the proof never relies on them)."""
+def pond_recipes(s: GameState, budget: int, deadline: Deadline | None = None,
+                 held: bool = True, grown: bool = True) -> list[Recipe]:
+    """The recipes of ``pond_lines`` (``held``, ``grown``: which of them): whole lines that
+    enclose a pond, of cost ≤ ``budget`` (``s`` not changed). On a busy board they are the
+    biggest scores, and often the best line itself, so the caller may hold the quick ones
+    against the bound before deriving the rest."""
     found: dict[tuple[Action, ...], Recipe] = {}
+    for line, token in pond_lines(s, budget, deadline, held, grown):
+        r = _recipe(s, line, set(), token)
+        if r is not None and r.cost <= budget:
+            found.setdefault(r.actions, r)
+    return list(found.values())
+
+
+def derive(s: GameState, budget: int, deadline: Deadline | None = None, two_step: bool = True,
+           closing: list[Recipe] | None = None) -> list[Recipe]:
+    """Recipes of cost ≤ ``budget`` from state ``s`` (not changed); stops early at ``deadline``
+    (the recipes are only the incumbent's source: the proof never relies on them).
+    ``closing``: ``pond_recipes`` of the same state and budget, if the caller has them."""
+    if closing is None:
+        closing = pond_recipes(s, budget, deadline)
+    found: dict[tuple[Action, ...], Recipe] = {r.actions: r for r in closing}
 
     def add(actions: list[Action], region: set[int], token: bool = False) -> None:
         r = _recipe(s, actions, region, token)
         if r is not None and r.cost <= budget:
             found.setdefault(r.actions, r)
-
-    # Whole lines that enclose a pond first: on a busy board they are the biggest scores.
-    for line, token in pond_lines(s, budget, deadline):
-        add(line, set(), token)
 
     singles: list[Action] = [*_palace_singles(s), *_pond_closers(s, budget)]
     for a in singles:
