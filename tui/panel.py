@@ -42,12 +42,21 @@ def status_text(s: GameState, computer: Seats, mode: str) -> str:
     return text + f"\nmode: {mode}"
 
 
+SCORE_NAME = 8  # the side panel's width (37 columns) leaves a name 8 of its 16 characters
+
+
+def short_name(name: str, width: int = SCORE_NAME) -> str:
+    """``name`` in ``width`` columns: whole where it fits, else cut with an ellipsis, so a cut
+    name never passes for a whole one (two players "Alexandra" and "Alexander")."""
+    return name if len(name) <= width else name[:width - 1] + "…"
+
+
 def scores_text(s: GameState) -> str:
     me = s.current_player()
     rows = ["[b]Scores[/b]   pts dev  2t 1r 1v tok"]
     for i, p in enumerate(s.players):
         mark = ">" if i == me else " "
-        rows.append(f"{mark}{PLAYER_LETTERS[i]} {escape(f'{p.name[:8]:<8}')}"
+        rows.append(f"{mark}{PLAYER_LETTERS[i]} {escape(f'{short_name(p.name):<{SCORE_NAME}}')}"
                     f"{p.score:>3} {p.developers_off:>3} {p.doubles:>3}{p.rice:>3}{p.villages:>3}"
                     f"{p.tokens:>4}")
     return "\n".join(rows)
