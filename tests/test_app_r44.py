@@ -204,3 +204,28 @@ def test_r44_the_browsers_study_takes_the_only_humans_view_and_a_puzzles_as_it_i
     game.seats = ["planner", "planner"]  # computers only: nothing hidden from anyone at the keyboard
     seen, note = study_view(Session(game), random.Random(3))
     assert note == "" and seen.players[1].hand == game.state.players[1].hand
+
+
+@aio
+async def test_r44_q_on_the_hand_over_asks_first_and_shows_no_hand() -> None:
+    """q on the hand-over asks, as q in the game does (the game is autosaved); no goes back to
+    the hand-over, still with no hand shown (R44); yes quits."""
+    from tui.screens.dialogs import ConfirmDialog
+
+    game = two_humans("tile B6v B7r C7r")
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HandOverScreen)
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog) and app.is_running
+        assert "Hand of" not in _screen_text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, HandOverScreen) and app.is_running
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert not app.is_running

@@ -70,10 +70,14 @@ class KratonApp(App[None]):
             self._watch_for_hang_up()
 
     async def action_quit(self) -> None:
-        """Ctrl+Q on a game in progress asks first, like q (it is autosaved either way)."""
+        """Ctrl+Q on a game in progress asks first, like q (it is autosaved either way); so
+        does q on the hot-seat hand-over in front of it (the question shows no hand, R44)."""
+        from tui.screens.handover import HandOverScreen
         from tui.screens.table import TableScreen
 
-        screen = self.screen
+        screen: object = self.screen
+        if isinstance(screen, HandOverScreen):
+            screen = next((x for x in reversed(self.screen_stack) if isinstance(x, TableScreen)), None)
         if isinstance(screen, TableScreen) and screen.asks_before_quitting():
             screen.action_quit_game()
             return

@@ -1,8 +1,9 @@
 """The hot-seat hand-over: hands stay hidden until the next player confirms (R44).
 
 Unlike a message, it cannot be waved away: only Enter (or its button) dismisses it, ``q``
-quits the app (the game is autosaved after every action) and Escape does nothing, so no key
-shows the next player's hand to whoever is still at the keyboard.
+asks whether to quit the app, as in the game (which is autosaved after every action), and
+Escape does nothing, so no key shows the next player's hand to whoever is still at the
+keyboard.
 """
 
 from __future__ import annotations
