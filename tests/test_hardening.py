@@ -537,3 +537,23 @@ def test_a_closed_standard_output_is_said_not_ignored() -> None:
     r = subprocess.run(["sh", "-c", f'exec "{sys.executable}" -m tui.cli show puzzles/one-ap-01.json >&-'],
                        check=False, cwd=ROOT, stderr=subprocess.PIPE, text=True)
     assert r.returncode == 2 and r.stderr.strip() == "kraton: standard output is closed: nowhere to print"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+@pytest.mark.parametrize("args", [["show", "puzzles/one-ap-01.json"],
+                                  ["validate", "puzzles/one-ap-01.json"]])
+def test_a_failed_write_to_standard_output_says_it_was_standard_output(args: list[str]) -> None:
+    """``kraton show FILE > /dev/full`` said only "No space left on device", as if a file of
+    its own had failed: the line names standard output."""
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "tui.cli", *args], check=False, cwd=ROOT,
+                           stdout=full, stderr=subprocess.PIPE, text=True)
+    assert r.returncode == 2
+    assert r.stderr.strip() == "kraton: standard output: No space left on device"
+
+
+def test_standard_output_is_itself_again_after_a_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """In-process callers (the tests, the app's commands) get their ``sys.stdout`` back."""
+    before = sys.stdout
+    assert main(["show", "puzzles/one-ap-01.json"]) == 0
+    assert sys.stdout is before and "A" in capsys.readouterr().out

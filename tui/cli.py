@@ -12,7 +12,7 @@ import os
 import pkgutil
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn, TextIO
 
 from core.errors import KratonError, one_line
 
@@ -62,8 +62,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         # would succeed having shown nothing
         print("kraton: standard output is closed: nowhere to print", file=sys.stderr)
         return EXIT_ERROR
+    named = args.command not in APP_COMMANDS and sys.stdout is not None
+    if named:
+        sys.stdout = NamedStdout(sys.stdout)
     try:
-        return int(args.func(args) or 0)
+        status = int(args.func(args) or 0)
+        if named:
+            sys.stdout.flush()  # a full disk shows here, while the error can still be said
+        return status
     except (KratonError, ValueError, RecursionError, OverflowError) as e:
         # Every refusal is a KratonError naming what, where and the rule; a bare ValueError,
         # RecursionError or OverflowError (a number too big for SQLite or a float) from reading
@@ -81,6 +87,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
+    finally:
+        if isinstance(sys.stdout, NamedStdout):
+            sys.stdout = sys.stdout.inner
+
+
+class NamedStdout:
+    """A command's standard output whose failed writes say where they failed (`kraton show
+    FILE > /dev/full` said only "No space left on device", as if a file of its own had failed)."""
+
+    def __init__(self, inner: TextIO) -> None:
+        self.inner = inner
+
+    def write(self, text: str) -> int:
+        try:
+            return self.inner.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise OSError(e.errno, e.strerror, "standard output") from e
+
+    def flush(self) -> None:
+        try:
+            self.inner.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise OSError(e.errno, e.strerror, "standard output") from e
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
 
 
 if __name__ == "__main__":
