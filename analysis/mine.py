@@ -28,6 +28,7 @@ from analysis.solver import DEFAULT_ENGINE, ENGINES, solve
 from analysis.solver.common import SolveResult, replay
 from analysis.solver.selfplay import random_position
 from core.actions import Action, Draw, Enter, Festival, Irrigate, Move, Palace, Tile, Token
+from core.ascii_numbers import ascii_whole
 from core.errors import KratonError, shown
 from core.game import Game
 from core.groups import all_ponds, pond_ring
@@ -404,11 +405,10 @@ def _ascii_numbers(text: str, what: str, lo: int, hi: int) -> list[int]:
     """Comma-separated whole numbers from ``lo`` to ``hi`` in ASCII digits (checked before
     ``int`` sees them: thousands of digits would be Python's own error), else an argparse
     error saying what is expected."""
-    items = [x.strip() for x in text.split(",")]
-    if not all(x.isascii() and x.isdigit() and len(x) <= len(str(hi)) and lo <= int(x) <= hi
-               for x in items):
+    numbers = [ascii_whole(x.strip(), len(str(hi))) for x in text.split(",")]
+    if not all(n is not None and lo <= n <= hi for n in numbers):
         raise argparse.ArgumentTypeError(f"expected {what}, got '{shown(text)}'")
-    return [int(x) for x in items]
+    return [n for n in numbers if n is not None]
 
 
 def _maps(text: str) -> list[str]:

@@ -17,6 +17,7 @@ from typing import Any
 from analysis.parallel import Outcome, run_parallel
 from analysis.review import MARKS, TurnTask, evaluate, review_tasks, task_state
 from analysis.solver import DEFAULT_ENGINE
+from core.ascii_numbers import ascii_digits, ascii_whole
 from core.errors import KratonError, shown
 from core.game import Game
 from core.position import position_to_dict
@@ -41,9 +42,10 @@ def _number(text: str) -> int | None:
     """A whole number in ASCII digits (``٢`` is not one), or None. More digits than any game
     needs stand for a number beyond it, without ``int`` seeing thousands of them."""
     t = text.strip()
-    if not (t.isascii() and t.isdigit()):
+    if not ascii_digits(t):
         return None
-    return 10**MAX_NUMBER_DIGITS if len(t) > MAX_NUMBER_DIGITS else int(t)
+    n = ascii_whole(t, MAX_NUMBER_DIGITS)
+    return 10**MAX_NUMBER_DIGITS if n is None else n
 
 
 def parse_turns(text: str, n_turns: int) -> tuple[int, int]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from core.actions import Action, parse_action
+from core.ascii_numbers import ascii_whole
 from core.errors import IllegalAction, KratonError, NotationError, PositionError, shown, shown_path
 from core.position import load_position, position_from_dict, read_json, write_json_atomic
 
@@ -120,11 +121,11 @@ def parse_seats(text: str) -> list[str | None]:
     seats: list[str | None] = []
     for item in text.split(","):
         m = re.fullmatch(r"\s*(\S*)\s*(?:[x×*]\s*([0-9]+))?\s*", item)
-        count = "1" if m is None or m.group(2) is None else m.group(2)
-        if m is None or len(count) > 2 or int(count) > 4:
+        count = None if m is None else ascii_whole(m.group(2) or "1", 2)
+        if m is None or count is None or count > 4:
             return []
         name = m.group(1)
-        seats.extend([None if name in ("", HUMAN) else name] * int(count))
+        seats.extend([None if name in ("", HUMAN) else name] * count)
     return seats
 
 
@@ -166,9 +167,9 @@ def record_from_dict(d: Any) -> GameRecord:
 
 
 def _number_key(k: str, where: str, top: int | None) -> int:
-    if not (isinstance(k, str) and k.isascii() and k.isdigit() and len(k) <= 6):
+    n = ascii_whole(k, 6) if isinstance(k, str) else None
+    if n is None:
         raise RecordError(f"{where}: keys are action or turn numbers, got {shown(k)}")
-    n = int(k)
     if n < 1 or (top is not None and n > top):
         raise RecordError(f"{where}: {n} is not a number between 1 and {top}")
     return n

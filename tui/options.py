@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import stat
 
+from core.ascii_numbers import ascii_whole
 from core.errors import KratonError, shown, shown_path
 
 
@@ -67,17 +67,19 @@ def seed_arg(text: str) -> int:
     """``--seed``: an integer of ASCII digits, at most ``SEED_DIGITS`` of them (a longer one
     would be written to a file that ``validate`` then refuses)."""
     t = text.strip()
-    if not re.fullmatch(rf"-?[0-9]{{1,{SEED_DIGITS}}}", t):
+    n = ascii_whole(t.removeprefix("-"), SEED_DIGITS)
+    if n is None:
         raise argparse.ArgumentTypeError(
             f"'{shown(text)}' is not an integer of 1 to {SEED_DIGITS} digits")
-    return int(t)
+    return -n if t.startswith("-") else n
 
 
 def count_arg(text: str) -> int:
     """A count such as ``--at N``: ASCII digits only (``int`` also reads ' 3' and '٣')."""
-    if not re.fullmatch(r"[0-9]{1,9}", text):
+    n = ascii_whole(text, 9)
+    if n is None:
         raise argparse.ArgumentTypeError(f"'{shown(text)}' is not a count (digits 0-9)")
-    return int(text)
+    return n
 
 
 def output_arg(text: str) -> str:
