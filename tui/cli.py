@@ -6,12 +6,13 @@ Every error is one line on stderr and exit status 2, never a traceback (notation
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import importlib
 import os
 import pkgutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn, TextIO
 
 from core.errors import KratonError, one_line
@@ -92,6 +93,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout = sys.stdout.inner
 
 
+@contextlib.contextmanager
+def _named_stdout() -> Iterator[None]:
+    """An OSError inside names standard output as its file (a closed pipe stays itself)."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, "standard output") from e
+
+
 class NamedStdout:
     """A command's standard output whose failed writes say where they failed (`kraton show
     FILE > /dev/full` said only "No space left on device", as if a file of its own had failed)."""
@@ -100,20 +112,12 @@ class NamedStdout:
         self.inner = inner
 
     def write(self, text: str) -> int:
-        try:
+        with _named_stdout():
             return self.inner.write(text)
-        except BrokenPipeError:
-            raise
-        except OSError as e:
-            raise OSError(e.errno, e.strerror, "standard output") from e
 
     def flush(self) -> None:
-        try:
+        with _named_stdout():
             self.inner.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as e:
-            raise OSError(e.errno, e.strerror, "standard output") from e
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
