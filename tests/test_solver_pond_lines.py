@@ -63,9 +63,16 @@ def test_r7_r37_r38_the_token_pays_for_irrigations_that_grow_the_pond_first() ->
     assert isinstance(r.line[0], Token) and any(isinstance(a, Irrigate) for a in r.line)
 
 
+def enclosed_ponds(s: GameState) -> int:
+    """Ponds with no bare neighbour (R38: enclosed)."""
+    return sum(1 for p in all_ponds(s.map.hexes, s.irrigated, s.map.nbrs)
+               if not any(s.level[h] == 0 for h in pond_ring(p, s.map.nbrs)))
+
+
 def test_r38_every_pond_line_is_legal_and_encloses_a_pond() -> None:
     """Each line ``pond_lines`` proposes replays through the engine (after the token where it
-    says so) and leaves one open pond fewer; the position is left as it was."""
+    says so) and encloses one pond more: an open one, grown or not, or one it makes (R37);
+    no open pond is left bare that was not; the position is left as it was."""
     for name in ("java-centre-open-pond-13.json", "java-centre-pond-grown-with-token.json"):
         s = load(name)
         before = position_to_dict(s)
@@ -75,7 +82,8 @@ def test_r38_every_pond_line_is_legal_and_encloses_a_pond() -> None:
             c = s.copy()
             for a in as_played(line, token):
                 c.push(a)
-            assert open_ponds(c) == open_ponds(s) - 1, [str(a) for a in line]
+            assert enclosed_ponds(c) == enclosed_ponds(s) + 1, [str(a) for a in line]
+            assert open_ponds(c) <= open_ponds(s), [str(a) for a in line]
 
 
 def test_r25_r38_a_walk_onto_the_ring_then_the_irrigation_that_encloses_a_new_pond() -> None:
@@ -199,3 +207,19 @@ def test_r38_without_a_line_at_the_bound_the_other_recipes_are_derived(monkeypat
     monkeypatch.setattr(cpsat, "derive", counted)
     r = cpsat.solve_cpsat(s, 5.0, search=False)
     assert asked and replay(s, r.line)[0].points >= 39
+
+
+def test_r37_r38_every_size_of_irrigation_set_is_tried_not_only_the_largest() -> None:
+    """planner-50 after 169 actions: Blue (7 AP with the token) grows the pond of I5-J5 by three
+    irrigations, covers its bare neighbours with three tiles and walks onto the ring between
+    them: 15 points (R37, R38). The sets of four or more irrigations, which used to fill every
+    place of the ``GROWN`` tried, leave too few AP to hold and cover; the best line then closed
+    only 6."""
+    from core.record import load_record
+    from puzzles.loader import HERE as PUZZLES
+
+    rec, _ = load_record(os.path.join(PUZZLES, "games", "planner-50.json"))
+    s = rec.replay(169).state
+    best = max(replay(s, as_played(line, tok))[0].points
+               for line, tok in pond_lines(s, s.turn.ap + s.token_bonus()))
+    assert best >= 15

@@ -30,7 +30,7 @@ from core.paths import move_costs
 from core.state import GameState
 
 NODES = 4000  # cover-search nodes per pond and start, so that one pond cannot eat the limit
-GROWN = 24  # sets of irrigations tried per pond, the largest first (``_grown_ponds``)
+GROWN = 24  # sets of irrigations tried per pond, every size in turn (``_irrigation_sets``)
 
 
 def pond_lines(s: GameState, budget: int, deadline: Deadline | None = None,
@@ -65,9 +65,10 @@ def as_played(line: list[Action], token: bool) -> list[Action]:
 
 def _grown_ponds(c: GameState, deadline: Deadline | None) -> Iterator[list[Action]]:
     """Ponds enlarged first by irrigating a connected set of bare hexes next to them (R37: 3
-    more points a space), and new ponds made the same way from one bare hex, the largest sets
-    first, then held and covered as above: the ring that matters is the grown pond's, which a
-    developer may reach where the old ring was out of reach (planner-66@268: five
+    more points a space), and new ponds made the same way from one bare hex, sets of every
+    size in turn, the largest first (``_irrigation_sets``), then held and covered as above:
+    the ring that matters is the grown pond's, which a developer may reach where the old ring
+    was out of reach (planner-66@268: five
     irrigations, a free walk onto the grown ring and one tile, 18 points, which growing the
     pond one hex at a time, ``_covers``, never reached). At most ``GROWN`` sets a pond, and as
     many new ponds in all, each cover search capped as elsewhere."""
@@ -79,7 +80,7 @@ def _grown_ponds(c: GameState, deadline: Deadline | None) -> Iterator[list[Actio
     tries: list[list[list[int]]] = []  # per pond (the new ones last, together): irrigations
     for pond in all_ponds(c.map.hexes, irr, nbrs):
         sets = pond_growths(set(pond), ok.__contains__, nbrs, supply, level, irr, c.turn.ap)
-        tries.append([_outward(set(pond), e, nbrs) for e in _largest(c, set(pond), sets)])
+        tries.append([_outward(set(pond), e, nbrs) for e in _irrigation_sets(c, set(pond), sets)])
     seen: set[frozenset[int]] = set()
     fresh: list[frozenset[int]] = []
     for h in sorted(ok):
@@ -87,7 +88,7 @@ def _grown_ponds(c: GameState, deadline: Deadline | None) -> Iterator[list[Actio
             seen.add(frozenset((h,)))
             fresh += [e | {h} for e in pond_growths({h}, ok.__contains__, nbrs, supply - 1, level,
                                                     irr, c.turn.ap - 1, seen)]
-    tries.append([_outward(set(), e, nbrs) for e in _largest(c, set(), fresh)])
+    tries.append([_outward(set(), e, nbrs) for e in _irrigation_sets(c, set(), fresh)])
     for hexes in (x for pond_tries in tries for x in pond_tries):
         if deadline is not None and deadline.over():
             return
@@ -107,16 +108,32 @@ def _grown_ponds(c: GameState, deadline: Deadline | None) -> Iterator[list[Actio
             c.pop()
 
 
-def _largest(c: GameState, pond: set[int], sets: list[frozenset[int]]) -> list[frozenset[int]]:
-    """The ``GROWN`` best non-empty sets of irrigations for ``pond``: the largest first, and
-    of those the ones whose grown pond leaves the fewest bare neighbours to cover."""
+def _irrigation_sets(c: GameState, pond: set[int], sets: list[frozenset[int]]
+                     ) -> list[frozenset[int]]:
+    """The ``GROWN`` non-empty sets of irrigations tried for ``pond``: the sizes in turn, the
+    largest first (each size's set whose grown pond leaves the fewest bare neighbours, then
+    each size's second, ...). Largest first alone filled every place with sets of four or more
+    irrigations, which leave too few AP to win the ring and cover it (planner-50@169: 15
+    points with three, where they left 6). A set whose irrigations and the tiles its bare
+    neighbours need (a tile covers three at most, R12) exceed the AP can never be enclosed
+    (R38) and is not tried."""
     nbrs, level, irr = c.map.nbrs, c.level, c.irrigated
+    ap = c.turn.ap
 
     def bare(e: frozenset[int]) -> int:
         q = pond | e
         return sum(1 for n in {n for h in q for n in nbrs[h]} - q if level[n] == 0 and not irr[n])
 
-    return sorted((e for e in sets if e), key=lambda e: (-len(e), bare(e)))[:GROWN]
+    by_size: dict[int, list[tuple[int, frozenset[int]]]] = {}
+    for e in sets:
+        b = bare(e)
+        if e and len(e) + -(-b // 3) <= ap:
+            by_size.setdefault(len(e), []).append((b, e))
+    ranked = [sorted(by_size[k], key=lambda x: x[0]) for k in sorted(by_size, reverse=True)]
+    out: list[frozenset[int]] = []
+    for i in range(max(map(len, ranked), default=0)):
+        out += [r[i][1] for r in ranked if i < len(r)]
+    return out[:GROWN]
 
 
 def _outward(pond: set[int], extra: frozenset[int], nbrs: list[tuple[int, ...]]) -> list[int]:
