@@ -17,6 +17,7 @@ from core.hexmap import parse_hex
 from core.state import GameState
 from tests.helpers import aio, take_keyboard
 from tui.app import create_app
+from tui.keybar import KeyBar
 from tui.saves import load_game
 from tui.screens.game import GameScreen
 from tui.screens.handover import HandOverScreen
@@ -70,6 +71,28 @@ async def test_place_tile_by_keys_then_undo_r10_r8() -> None:
         assert s.tiles == [] and s.turn.ap == 6 and not s.history
         await pilot.press("u")
         assert "nothing to undo" in screen.message
+
+
+@aio
+async def test_y_with_nothing_to_redo_says_so_like_u_with_nothing_to_undo() -> None:
+    """y with nothing to redo did nothing at all (its binding is hidden then), so the last
+    message stood as if it still applied; now it says there is nothing to redo, as u does."""
+    game = two_humans()
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await take_keyboard(pilot)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("y")
+        await pilot.pause()
+        assert screen.message == "nothing to redo" and not game.state.history
+        await pilot.press("t", "enter", "u", "y")
+        await pilot.pause()
+        assert screen.message.startswith("redone: tile") and len(game.state.tiles) == 1
+        assert "Redo" not in str(screen.query_one(KeyBar).render())  # still shown only when it works
+        await pilot.press("y")
+        await pilot.pause()
+        assert screen.message == "nothing to redo" and len(game.state.tiles) == 1
 
 
 @aio

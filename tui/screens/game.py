@@ -45,6 +45,7 @@ class GameScreen(TableScreen):
         Binding("f", "festival", "Festival"),
         Binding("u", "undo", "Undo"),
         Binding("y", "redo", "Redo"),  # shown only while there is something to redo
+        Binding("y", "nothing_to_redo", show=False),  # y when "redo" is off (check_action)
         Binding("E", "end_turn", "End turn"),
         *LOOK_BACK,
         Binding("C", "comment", "Comment", show=False),  # in the help; 80x24 has no room
@@ -301,6 +302,11 @@ class GameScreen(TableScreen):
         self.message = f"redone: {a}"
         self.autosave()
         self.after_action()
+
+    def action_nothing_to_redo(self) -> None:
+        """y while the Redo binding is off: say why (as u with nothing to undo does) rather
+        than leave the last message standing as if it still applied."""
+        self.action_redo()
 
     def action_end_turn(self) -> None:
         if self.can_act():
