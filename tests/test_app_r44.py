@@ -229,3 +229,25 @@ async def test_r44_q_on_the_hand_over_asks_first_and_shows_no_hand() -> None:
         await pilot.press("y")
         await pilot.pause()
         assert not app.is_running
+
+
+@aio
+async def test_r44_ctrl_q_on_the_hand_over_asks_too_and_escape_goes_back_to_it() -> None:
+    """Textual's own quit key on the hand-over asks the same question (naming the autosave) as
+    q does, with no hand shown behind it (R44); Escape answers no."""
+    from tui.screens.dialogs import ConfirmDialog
+
+    game = two_humans("tile B6v B7r C7r")
+    app = create_app(game=game, step_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HandOverScreen)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, ConfirmDialog)
+        assert app.screen.title_text == "Quit the game in progress?" and "autosave-" in app.screen.body
+        assert "Hand of" not in _screen_text(app) and "hidden" in _screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, HandOverScreen)
+        assert "Hand of" not in _screen_text(app)
