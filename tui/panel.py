@@ -5,6 +5,7 @@ Kept out of the screen so the screen stays about input; every function reads, no
 
 from __future__ import annotations
 
+from rich.cells import cell_len, set_cell_size
 from rich.markup import escape
 
 from core.drawing import PLAYER_LETTERS
@@ -42,23 +43,39 @@ def status_text(s: GameState, computer: Seats, mode: str) -> str:
     return text + f"\nmode: {mode}"
 
 
-SCORE_NAME = 8  # the side panel's width (37 columns) leaves a name 8 of its 16 characters
+# The score table's number columns (heading, width), one space apart; before them the mover's
+# mark, the player's letter and his name: ">A Ann    12  10  5  3  2   3".
+SCORE_COLUMNS = (("pts", 3), ("dev", 3), ("2t", 2), ("1r", 2), ("1v", 2), ("tok", 3))
+SCORE_FIXED = 3 + 1 + sum(w + 1 for _, w in SCORE_COLUMNS) - 1  # all but the name: 24 columns
+SCORE_WIDTH = 34  # the side panel's text at its narrowest (37 columns less border and padding)
+SCORE_NAME = SCORE_WIDTH - SCORE_FIXED  # so a name of up to 10 of its 16 characters fits there
 
 
 def short_name(name: str, width: int = SCORE_NAME) -> str:
-    """``name`` in ``width`` columns: whole where it fits, else cut with an ellipsis, so a cut
-    name never passes for a whole one (two players "Alexandra" and "Alexander")."""
-    return name if len(name) <= width else name[:width - 1] + "…"
+    """``name`` in at most ``width`` columns: whole where it fits, else cut with an ellipsis, so
+    a cut name never passes for a whole one (two players "Alexandra B." and "Alexandra C.").
+    Measured in terminal cells: a name in wide characters takes two a character."""
+    return name if cell_len(name) <= width else set_cell_size(name, width - 1).rstrip() + "…"
 
 
-def scores_text(s: GameState) -> str:
+def score_table_width(s: GameState) -> int:
+    """The columns the score table needs to show every name whole."""
+    return SCORE_FIXED + max(cell_len(p.name) for p in s.players)
+
+
+def scores_text(s: GameState, width: int = SCORE_WIDTH) -> str:
+    """The score table in ``width`` columns: the name column as wide as the longest name where
+    that fits, else as wide as fits, the names longer than it cut with an ellipsis."""
     me = s.current_player()
-    rows = ["[b]Scores[/b]   pts dev  2t 1r 1v tok"]
+    room = max(3, min(width, score_table_width(s)) - SCORE_FIXED)  # 3: "Scores" over the names
+    heads = " ".join(f"{h:>{w}}" for h, w in SCORE_COLUMNS)
+    rows = [f"[b]Scores[/b]{' ' * (3 + room + 1 - len('Scores'))}{heads}"]
     for i, p in enumerate(s.players):
         mark = ">" if i == me else " "
-        rows.append(f"{mark}{PLAYER_LETTERS[i]} {escape(f'{short_name(p.name):<{SCORE_NAME}}')}"
-                    f"{p.score:>3} {p.developers_off:>3} {p.doubles:>3}{p.rice:>3}{p.villages:>3}"
-                    f"{p.tokens:>4}")
+        name = set_cell_size(short_name(p.name, room), room)
+        values = (p.score, p.developers_off, p.doubles, p.rice, p.villages, p.tokens)
+        numbers = " ".join(f"{v:>{w}}" for v, (_, w) in zip(values, SCORE_COLUMNS))
+        rows.append(f"{mark}{PLAYER_LETTERS[i]} {escape(name)} {numbers}")
     return "\n".join(rows)
 
 

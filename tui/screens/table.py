@@ -15,8 +15,9 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.markup import escape
-from textual import work
-from textual.app import ComposeResult
+from rich.text import Text
+from textual import events, work
+from textual.app import ComposeResult, RenderResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
 from textual.worker import get_current_worker
@@ -25,6 +26,7 @@ from core.actions import Action, End
 from core.errors import IllegalAction, KratonError
 from core.game import Game, as_seen_by
 from core.hexgeom import TileShape
+from core.state import GameState
 from tui import panel, turnlog
 from tui.board import BoardView, Overlay
 from tui.controller import final_counts
@@ -35,6 +37,27 @@ from tui.saves import autosave_path, save_game
 from tui.screens.dialogs import ChoiceDialog, ConfirmDialog, MessageScreen
 from tui.screens.lookback import LookBackScreen
 from tui.session import Session
+
+SIDE_WIDTH = 37  # #side in kraton.tcss: the panel's width at its narrowest
+SIDE_FRAME = 3  # its border and padding
+
+
+class ScoreTable(Static):
+    """The score table laid out for the width it has, drawn again when that changes: every
+    name whole where it fits, else cut with an ellipsis (``panel.scores_text``)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.shown: GameState | None = None
+
+    def show(self, s: GameState) -> None:
+        self.shown = s
+        self.refresh(layout=True)
+
+    def render(self) -> RenderResult:
+        if self.shown is None:
+            return ""
+        return Text.from_markup(panel.scores_text(self.shown, self.content_size.width or panel.SCORE_WIDTH))
 
 
 class TableScreen(LookBackScreen):
@@ -66,7 +89,7 @@ class TableScreen(LookBackScreen):
                 # small terminal what comes later in the panel is out of sight until scrolled.
                 yield Static(id="status")
                 yield Static(id="message")
-                yield Static(id="scores")
+                yield ScoreTable(id="scores")
                 yield Static(id="supply")
                 yield Static(id="hand")
                 yield MoveList(id="log")
@@ -76,6 +99,27 @@ class TableScreen(LookBackScreen):
         self.board.focus()
         self.refresh_all()
         self.call_after_refresh(self.after_action)
+        self.call_after_refresh(self.fit_side)
+
+    def on_resize(self, _: events.Resize) -> None:
+        self.fit_side()
+
+    def fit_side(self) -> None:
+        """Widen the side panel into columns the board does not need (it is drawn whole), as
+        far as the score table needs for whole names: at 37 columns it has room for 10 of a
+        name's 16 characters; the board keeps its width first (80x24, 120x40)."""
+        sides = self.query("#side")
+        if not sides or not self.query(ScoreTable):
+            return
+        board = self.board
+        needed = board.virtual_size.width
+        if board.virtual_size.height > board.size.height:
+            needed += board.styles.scrollbar_size_vertical
+        want = SIDE_FRAME + panel.score_table_width(self.ctl.view())
+        width = max(SIDE_WIDTH, min(want, self.size.width - needed))
+        side = sides.first()
+        if side.styles.width is None or side.styles.width.value != width:
+            side.styles.width = width
 
     def refresh_all(self) -> None:
         if not self.query(KeyBar):
@@ -84,7 +128,8 @@ class TableScreen(LookBackScreen):
         self.board.recent = self.ctl.last_turn_hexes()
         self.board.set_state(view, self.overlays() if not self.ctl.looking_back else {})
         self._put("status", self.status_text())
-        self._put("scores", panel.scores_text(view))
+        for table in self.query(ScoreTable):
+            table.show(view)
         self._put("supply", panel.supply_text(view))
         self._put("hand", self.hand_text())
         self.show_message()
