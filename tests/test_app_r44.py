@@ -207,9 +207,12 @@ def test_r44_the_browsers_study_takes_the_only_humans_view_and_a_puzzles_as_it_i
 
 
 @aio
-async def test_r44_q_on_the_hand_over_asks_first_and_shows_no_hand() -> None:
-    """q on the hand-over asks, as q in the game does (the game is autosaved); no goes back to
-    the hand-over, still with no hand shown (R44); yes quits."""
+@pytest.mark.parametrize(("quit_key", "stay_key"), [("q", "n"), ("ctrl+q", "escape")])
+async def test_r44_quitting_on_the_hand_over_asks_first_and_shows_no_hand(quit_key: str,
+                                                                         stay_key: str) -> None:
+    """q on the hand-over, or Textual's own quit key, asks the question q asks in the game
+    (naming the autosave), with no hand shown behind it (R44); no (n, Escape) goes back to the
+    hand-over, still with no hand shown; yes quits."""
     from tui.screens.dialogs import ConfirmDialog
 
     game = two_humans("tile B6v B7r C7r")
@@ -217,37 +220,17 @@ async def test_r44_q_on_the_hand_over_asks_first_and_shows_no_hand() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, HandOverScreen)
-        await pilot.press("q")
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmDialog) and app.is_running
-        assert "Hand of" not in _screen_text(app)
-        await pilot.press("n")
-        await pilot.pause()
-        assert isinstance(app.screen, HandOverScreen) and app.is_running
-        await pilot.press("q")
-        await pilot.pause()
-        await pilot.press("y")
-        await pilot.pause()
-        assert not app.is_running
-
-
-@aio
-async def test_r44_ctrl_q_on_the_hand_over_asks_too_and_escape_goes_back_to_it() -> None:
-    """Textual's own quit key on the hand-over asks the same question (naming the autosave) as
-    q does, with no hand shown behind it (R44); Escape answers no."""
-    from tui.screens.dialogs import ConfirmDialog
-
-    game = two_humans("tile B6v B7r C7r")
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, HandOverScreen)
-        await pilot.press("ctrl+q")
+        await pilot.press(quit_key)
         await pilot.pause()
         assert app.is_running and isinstance(app.screen, ConfirmDialog)
         assert app.screen.title_text == "Quit the game in progress?" and "autosave-" in app.screen.body
         assert "Hand of" not in _screen_text(app) and "hidden" in _screen_text(app)
-        await pilot.press("escape")
+        await pilot.press(stay_key)
         await pilot.pause()
         assert app.is_running and isinstance(app.screen, HandOverScreen)
         assert "Hand of" not in _screen_text(app)
+        await pilot.press(quit_key)
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert not app.is_running
