@@ -91,3 +91,16 @@ async def test_at_120_columns_the_panel_takes_only_the_columns_the_board_leaves(
         assert board.size.width == board.virtual_size.width == 81  # Java-Centre, whole
         assert app.screen.query_one(ScoreTable).content_size.width == 36
         assert "Christopher…" in str(app.screen.query_one(ScoreTable).render())
+
+
+def test_dialogs_line_up_whole_names_of_any_length() -> None:
+    """The game-over dialog (R41–R43) pads every name to the longest, whole: a 16-character
+    name pushed the rest of its line out of line under a 10-column pad; markup in a name is
+    shown, not read."""
+    from tui.panel import game_over_text
+
+    s = GameState.new(3, seed=2, names=["Ann", "Alexandra Great!", "[b]Bo[/b]"])
+    rows = game_over_text(s, {}).splitlines()[:3]
+    assert "Alexandra Great!" in rows[1] and r"\[b]Bo\[/b]" in rows[2]
+    cols = {r.replace("\\", "").index("final count") for r in rows}
+    assert len(cols) == 1

@@ -13,7 +13,7 @@ from core.drawing import PLAYER_LETTERS
 from core.festival import AGREEMENT, ALONE, card_worth, cards_worth
 from core.hexmap import hex_name
 from core.state import GameState
-from tui.panel import plural
+from tui.panel import padded_names, plural
 
 
 def stakes(s: GameState, palace_hex: int) -> str:
@@ -47,11 +47,12 @@ def bids_table(s: GameState) -> str:
     if f is None:
         return ""
     rows = []
+    names = padded_names(s)
     for p, (bid, st) in enumerate(zip(f.bids, f.status)):
         cards = "+".join(bid) or "-"
         state = {"in": "in", "out": "out", "pending": "not asked yet"}.get(st, st)
         mark = ">" if p == f.to_decide else " "
-        rows.append(f"{mark}{PLAYER_LETTERS[p]} {escape(s.players[p].name):<10} {cards:<8}"
+        rows.append(f"{mark}{PLAYER_LETTERS[p]} {names[p]} {cards:<8}"
                     f" worth {cards_worth(bid, s.face_up)}  {state}")
     return "\n".join(rows)
 

@@ -132,15 +132,24 @@ def describe(s: GameState, h: int) -> str:
     return ", ".join(parts)
 
 
+def padded_names(s: GameState, least: int = 10) -> list[str]:
+    """The players' names, escaped, each padded to the longest (``least`` columns at least,
+    measured in terminal cells) so that what follows them lines up in a dialog, which has room
+    for whole names (16 characters at most)."""
+    width = max(least, *(cell_len(p.name) for p in s.players))
+    return [escape(set_cell_size(p.name, width)) for p in s.players]
+
+
 def game_over_text(s: GameState, final_counts: dict[int, int]) -> str:
     """Each final count (R41) as seen during play, the totals and the winner (R42)."""
     best = max(p.score for p in s.players)
     winners = [escape(p.name) for p in s.players if p.score == best]
     lines = []
+    names = padded_names(s)
     for i, p in enumerate(s.players):
         fc = final_counts.get(i)
         shown = str(fc) if fc is not None else ("done" if p.final_counted else "none")
-        lines.append(f"{PLAYER_LETTERS[i]} {escape(f'{p.name:<10}')} final count "
+        lines.append(f"{PLAYER_LETTERS[i]} {names[i]} final count "
                      f"{shown:>4}   total {p.score:>3}")
     lines.append("")
     lines.append(("Winner: " if len(winners) == 1 else "Shared win: ") + ", ".join(winners)
