@@ -42,10 +42,10 @@ def _number(text: str) -> int | None:
     """A whole number in ASCII digits (``٢`` is not one), or None. More digits than any game
     needs stand for a number beyond it, without ``int`` seeing thousands of them."""
     t = text.strip()
-    if not ascii_digits(t):
-        return None
     n = ascii_whole(t, MAX_NUMBER_DIGITS)
-    return 10**MAX_NUMBER_DIGITS if n is None else n
+    if n is None and ascii_digits(t):
+        return 10**MAX_NUMBER_DIGITS
+    return n
 
 
 def parse_turns(text: str, n_turns: int) -> tuple[int, int]:
