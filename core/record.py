@@ -122,7 +122,7 @@ def parse_seats(text: str) -> list[str | None]:
     for item in text.split(","):
         m = re.fullmatch(r"\s*(\S*)\s*(?:[x×*]\s*([0-9]+))?\s*", item)
         count = None if m is None else ascii_whole(m.group(2) or "1", 2)
-        if m is None or count is None or count > 4:
+        if m is None or count is None or not 1 <= count <= 4:
             return []
         name = m.group(1)
         seats.extend([None if name in ("", HUMAN) else name] * count)

@@ -77,9 +77,11 @@ def test_the_miners_lists_hold_numbers_of_at_most_the_digits_of_their_top() -> N
         _turns(HUGE)
 
 
-def test_a_seat_count_is_at_most_4_in_at_most_two_digits() -> None:
+def test_a_seat_count_is_1_to_4_in_at_most_two_digits() -> None:
     assert parse_seats("planner x04, human") == ["planner"] * 4 + [None]
     assert parse_seats("planner x5") == parse_seats("planner x004") == parse_seats("planner x²") == []
+    # a count of 0 seats nobody: the tag says nothing usable, the record replays all human
+    assert parse_seats("human, planner x0") == parse_seats("planner x00") == []
 
 
 @pytest.mark.parametrize("key", ["٣", "²", " 3", "+3", "1234567", HUGE])
