@@ -541,7 +541,8 @@ def test_a_closed_standard_output_is_said_not_ignored() -> None:
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
 @pytest.mark.parametrize("args", [["show", "puzzles/one-ap-01.json"],
-                                  ["validate", "puzzles/one-ap-01.json"]])
+                                  ["validate", "puzzles/one-ap-01.json"],
+                                  ["--help"], ["solve", "--help"]])  # argparse's own writes too
 def test_a_failed_write_to_standard_output_says_it_was_standard_output(args: list[str]) -> None:
     """``kraton show FILE > /dev/full`` said only "No space left on device", as if a file of
     its own had failed: the line names standard output."""

@@ -24,6 +24,20 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, exit 2
         self.exit(EXIT_ERROR, f"kraton: {one_line(message)} (see 'kraton --help')\n")
 
+    def _print_message(self, message: str, file: Any = None) -> None:  # typeshed: SupportsWrite
+        """argparse ignores a failed write: ``kraton --help > /dev/full`` printed nothing and
+        exited 0. The help is flushed here, and a failure is one line and status 2."""
+        if file is None or file is sys.stderr or not message:
+            return super()._print_message(message, file)
+        try:
+            file.write(message)
+            file.flush()
+        except BrokenPipeError:  # `kraton --help | head`: stop quietly, like other tools
+            os.dup2(os.open(os.devnull, os.O_WRONLY), file.fileno())
+        except OSError as e:
+            print(f"kraton: standard output: {e.strerror or e}", file=sys.stderr)
+            sys.exit(EXIT_ERROR)
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
