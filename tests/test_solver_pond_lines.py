@@ -10,13 +10,14 @@ machine's speed.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
 from analysis.solver import solve
-from analysis.solver.common import replay
+from analysis.solver.common import Deadline, replay
 from analysis.solver.pond_lines import as_played, pond_lines
-from core.actions import Irrigate, Tile, Token
+from core.actions import Action, Irrigate, Tile, Token
 from core.groups import all_ponds, pond_ring
 from core.position import load_position, position_to_dict
 from core.state import GameState
@@ -189,6 +190,38 @@ def test_r38_a_held_pond_line_at_the_bound_is_proved_before_the_other_recipes(mo
     r = cpsat.solve_cpsat(s, 10.0)
     assert (r.best, r.optimal, r.proved_by) == (30, True, "bound")
     assert replay(s, r.line)[0].points == 30
+
+
+def test_r37_r38_a_grown_pond_line_at_the_bound_ends_the_search_largest_pond_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """full-turn-77: irrigating E13 and G13 grows the larger pond, and holding and covering it
+    scores 24 (R37, R38), the bound. The grown ponds are tried the largest first, and the
+    line that meets the bound ends their search: no other grown line is looked for, nor the
+    other recipes derived. (It came 16th of 20, after the smaller pond's lines.)"""
+    from analysis.solver import cpsat
+    from analysis.solver import pond_lines as lines
+    from puzzles.loader import HERE as PUZZLES
+    from puzzles.loader import load_puzzle
+
+    s = load_puzzle(os.path.join(PUZZLES, "full-turn-77.json")).state
+    grown: list[list[Action]] = []
+    real = lines._held_lines
+
+    def counted(c: GameState, seed: int, deadline: Deadline | None, first: bool = False
+                ) -> Iterator[list[Action]]:
+        for line in real(c, seed, deadline, first):
+            if first:
+                grown.append(line)
+            yield line
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("not needed: a grown pond line meets the bound")
+
+    monkeypatch.setattr(lines, "_held_lines", counted)
+    monkeypatch.setattr(cpsat, "derive", refused)
+    r = cpsat.solve_cpsat(s, 10.0)
+    assert (r.best, r.optimal, r.proved_by) == (24, True, "bound")
+    assert replay(s, r.line)[0].points == 24
+    assert len(grown) <= 3  # E13 alone (21), then E13 and G13 (24): the larger pond first
 
 
 def test_r38_without_a_line_at_the_bound_the_other_recipes_are_derived(monkeypatch: pytest.MonkeyPatch) -> None:

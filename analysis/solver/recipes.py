@@ -13,6 +13,7 @@ The derivation is not claimed complete: the engine proves optimality separately 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from analysis.evaluation import ponds
@@ -165,16 +166,20 @@ def _region(s: GameState, a: Action) -> set[int]:
 
 
 def pond_recipes(s: GameState, budget: int, deadline: Deadline | None = None,
-                 held: bool = True, grown: bool = True) -> list[Recipe]:
+                 held: bool = True, grown: bool = True,
+                 enough: Callable[[Recipe], bool] | None = None) -> list[Recipe]:
     """The recipes of ``pond_lines`` (``held``, ``grown``: which of them): whole lines that
     enclose a pond, of cost ≤ ``budget`` (``s`` not changed). On a busy board they are the
     biggest scores, and often the best line itself, so the caller may hold the quick ones
-    against the bound before deriving the rest."""
+    against the bound before deriving the rest. ``enough(recipe)``, asked of each new one,
+    ends the search where it says so (a line that meets the bound: the rest cannot beat it)."""
     found: dict[tuple[Action, ...], Recipe] = {}
     for line, token in pond_lines(s, budget, deadline, held, grown):
         r = _recipe(s, line, set(), token)
-        if r is not None and r.cost <= budget:
-            found.setdefault(r.actions, r)
+        if r is not None and r.cost <= budget and r.actions not in found:
+            found[r.actions] = r
+            if enough is not None and enough(r):
+                break
     return list(found.values())
 
 
