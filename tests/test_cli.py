@@ -244,3 +244,33 @@ def test_a_long_path_in_an_error_keeps_its_file_name(tmp_path: Path, capsys) -> 
     assert_one_line_error(rc, out, err, "invalid JSON at line 1")
     assert "…" in err and "a-folder-with-a-long-name-/my-position.json: invalid JSON" in err
     assert len(err.split(": invalid JSON")[0]) <= len("kraton: ") + 161
+
+
+# ------------------------------------------------------------------ start-up
+
+
+def test_the_command_table_names_the_module_of_every_command() -> None:
+    """``COMMANDS`` says which module registers each command, so that one command imports one
+    module: every command of the full parser is there, and each module registers its own."""
+    import argparse
+
+    from tui.cli import COMMANDS, build_parser
+
+    def commands(p: argparse.ArgumentParser) -> set[str]:
+        sub = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
+        return set(sub.choices)
+
+    assert commands(build_parser()) == set(COMMANDS)
+    for name in COMMANDS:
+        assert commands(build_parser(name)) == {c for c, m in COMMANDS.items() if m == COMMANDS[name]}
+
+
+def test_kraton_solve_imports_neither_the_miner_nor_the_other_commands() -> None:
+    """``kraton solve`` on a puzzle is a whole process (issue 21: ≤ 1 s, start-up imports
+    trimmed): the puzzle miner's and the tournament's modules are not imported for it."""
+    code = ("import sys; from tui.cli import main; rc = main(['solve', 'puzzles/one-ap-01.json']); "
+            "print(rc, sorted(m for m in ('analysis.mine', 'analysis.puzzle_make', "
+            "'tui.commands.tournament', 'tui.commands.puzzles') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
+                       cwd=Path(__file__).resolve().parent.parent, timeout=60)
+    assert r.stdout.splitlines()[-1] == "0 []", r.stdout + r.stderr

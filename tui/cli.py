@@ -39,25 +39,39 @@ class _Parser(argparse.ArgumentParser):
             sys.exit(EXIT_ERROR)
 
 
-def build_parser() -> argparse.ArgumentParser:
+# Which module of ``tui/commands`` registers each command: ``kraton solve FILE`` imports only
+# ``solve``'s (the miner's, the trainer's and the others' imports took ~55 ms of a process,
+# issue 21: "trim start-up imports"). ``--help``, no command or an unknown one imports them
+# all; a test checks this table against what the modules register.
+COMMANDS = {"analyze": "analyze", "replay": "game", "selfplay": "game", "play": "play",
+            "browse": "play", "puzzle": "play", "new": "position", "validate": "position",
+            "show": "position", "apply": "position", "puzzles": "puzzles", "train": "puzzles",
+            "review": "review", "solve": "solve", "tournament": "tournament"}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of ``command``'s module only (a key of ``COMMANDS``)."""
     parser = _Parser(
         prog="kraton",
         description="Java (Kramer & Kiesling) in the terminal: play, study, solve. "
         "Without a command, opens the app on a new game.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    import tui.commands as pkg
+    if command is not None:
+        names = [COMMANDS[command]]
+    else:
+        import tui.commands as pkg
 
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
-        mod = importlib.import_module(f"tui.commands.{info.name}")
-        mod.register(sub)
+        names = sorted(i.name for i in pkgutil.iter_modules(pkg.__path__))
+    for name in names:
+        importlib.import_module(f"tui.commands.{name}").register(sub)
     return parser
 
 
-@functools.lru_cache(maxsize=1)
-def _parser() -> argparse.ArgumentParser:
-    """Built once per process: in-process callers (the fuzz test, the app) run many commands."""
-    return build_parser()
+@functools.cache
+def _parser(command: str | None) -> argparse.ArgumentParser:
+    """Built once per process and command: in-process callers (the fuzz test, the app) run many."""
+    return build_parser(command)
 
 
 APP_COMMANDS = frozenset({"play", "browse", "puzzle", "train", "review"})  # draw on the terminal
@@ -65,12 +79,12 @@ APP_COMMANDS = frozenset({"play", "browse", "puzzle", "train", "review"})  # dra
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser = _parser()
     if not args_list:
         args_list = ["play"]
+    parser = _parser(args_list[0] if args_list[0] in COMMANDS else None)
     args = parser.parse_args(args_list)
     if not getattr(args, "func", None):
-        parser.print_help()
+        _parser(None).print_help()
         return EXIT_ERROR
     if sys.stdout is None and args.command not in APP_COMMANDS:
         # `kraton show FILE >&-`: Python drops every print without a word, and the command
