@@ -315,7 +315,7 @@ def _solve_model(state: GameState, s: GameState, dl: Deadline, rep: Reporter, ve
         limit = dl.limit(FIT_RECIPE_SHARE if fits else RECIPE_SHARE)
         if limit is None and not fits:
             limit = UNLIMITED_RECIPES  # no limit: the quick searches first, the proof after
-        first = solve_cpsat(s, limit, report=rep, verbose=verbose, quick_beam=not fits,
+        first = solve_cpsat(s, limit, report=rep, verbose=verbose, quick_beam=False,
                             search=fits)
     else:
         first = _no_recipes(s)
