@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from analysis.solver.bound_rings import Parts, Reach, bridged_reach, holder_routes, ring_class
 from analysis.solver.bound_view import Raw, pareto
 from core.groups import all_ponds
-from core.hexmap import MAPS_KEPT
+from core.hexmap import MAPS_KEPT, HexMap
 from core.state import GameState
 
 Cover = tuple[int, int] | None
@@ -190,33 +190,49 @@ def _overhang(s: GameState, bare: set[int], avoid: frozenset[int], shapes: Shape
 NODES = 3000  # per search in ``_fewest_tiles``; past it, the sum above stands
 
 
+Entry = tuple[tuple[int, ...], frozenset[int], int]  # a shape, its hexes, its rim hexes
+# Per map (``MAPS_KEPT``): every single (central hexes only, R14), pair and triangle through
+# each hex, with its rim hexes. What a position adds is only which of them lie flat now.
+_ENTRIES: dict[object, list[tuple[list[Entry], list[Entry], list[Entry]]]] = {}
+
+
+def _map_entries(m: HexMap) -> list[tuple[list[Entry], list[Entry], list[Entry]]]:
+    got = _ENTRIES.get(m)
+    if got is None:
+        if len(_ENTRIES) >= MAPS_KEPT:
+            _ENTRIES.clear()
+
+        def entry(shape: tuple[int, ...]) -> Entry:
+            return shape, frozenset(shape), sum(1 for x in shape if not m.is_central(x))
+
+        got = _ENTRIES[m] = [([entry((h,))] if m.is_central(h) else [],
+                              [entry((h, y)) for y in m.partners[h]],
+                              [entry(tri) for tri in m.tris_at[h]])
+                             for h in range(len(m.nbrs))]
+    return got
+
+
 def _flat_shapes(s: GameState, hexes: Iterable[int]) -> Shapes:
     """Per hex of ``hexes``: the singles (kind 0), pairs (1) and triangles (2) of his supplies
     that may lie flat on level 0 through it now (R10, R12, R14: singles only in Java-Centre),
     each with its hexes outside Java-Centre (1 AP more each, R14)."""
     me = s.players[s.to_move]
     supply = (me.villages + me.rice, me.doubles, s.triples)
-    m = s.map
-    tris, pairs, central = m.tris_at, m.partners, m.is_central
-    level, irr, kind = s.level, s.irrigated, m.kind
+    entries = _map_entries(s.map)
+    level, irr, kind = s.level, s.irrigated, s.map.kind
 
     def flat(x: int) -> bool:
         return level[x] == 0 and not irr[x] and kind[x] != 0
-
-    def entry(shape: tuple[int, ...], kind: int) -> tuple[frozenset[int], int, int]:
-        return frozenset(shape), kind, sum(1 for x in shape if not central(x))
 
     got: Shapes = {}
     for h in hexes:
         here = got[h] = []
         if not flat(h):
             continue
-        if supply[0] and central(h):
-            here.append(entry((h,), 0))
-        if supply[1]:
-            here += [entry((h, y), 1) for y in pairs[h] if flat(y)]
-        if supply[2]:
-            here += [entry(tri, 2) for tri in tris[h] if all(flat(x) for x in tri)]
+        for k, of_kind in enumerate(entries[h]):
+            if supply[k]:
+                here += [(hx, k, rim) for shape, hx, rim in of_kind
+                         if all(flat(x) for x in shape)]
     return got
 
 
