@@ -18,13 +18,23 @@ import asyncio
 import functools
 import random
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from core.actions import RICE, VILLAGE, Action, parse_action, parse_actions
 from core.hexmap import hex_name, parse_hex
 from core.position import position_from_dict, position_to_dict
 from core.state import GameState
+
+if TYPE_CHECKING:  # the rule tests import this module without loading Textual
+    from textual.pilot import Pilot
+    from textual.screen import Screen
+
+    from core.game import Game
+    from tui.app import KratonApp
+    from tui.session import Session
 
 TERRAIN = {"v": "village", "r": "rice"}
 
@@ -208,3 +218,28 @@ async def take_keyboard(pilot: Any) -> None:
     if isinstance(pilot.app.screen, HandOverScreen):
         await pilot.press("enter")
         await pilot.pause()
+
+
+S = TypeVar("S", bound="Screen[Any]")
+
+
+@asynccontextmanager
+async def open_app(expect: type[S], mode: str = "play", path: str | Path | None = None, *,
+                   game: Game | Session | None = None, size: tuple[int, int] = (120, 40),
+                   keyboard: bool = True) -> AsyncIterator[tuple[KratonApp, Pilot[None], S]]:
+    """A Pilot test's usual opening: the app (``tui.app.create_app``, with no pause between a
+    computer player's actions) on ``game``, or on ``path`` in ``mode``, run at ``size``. Once
+    it has settled (``take_keyboard``; with ``keyboard=False`` one pause, a hand-over left up)
+    the screen on top must be an ``expect`` (``Screen`` when any will do). Yields the app, the
+    pilot and that screen; the app stops when the block ends."""
+    from tui.app import create_app
+
+    app = create_app(mode, None if path is None else str(path), step_delay=0, game=game)
+    async with app.run_test(size=size) as pilot:
+        if keyboard:
+            await take_keyboard(pilot)
+        else:
+            await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, expect), screen
+        yield app, pilot, screen

@@ -10,12 +10,13 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from textual.screen import Screen
 
 from core.actions import Enter, Move, Palace, Tile, parse_action
 from core.game import Game
 from core.hexmap import parse_hex
 from core.state import GameState
-from tests.helpers import aio, take_keyboard
+from tests.helpers import aio, open_app
 from tui.app import create_app
 from tui.keybar import KeyBar
 from tui.saves import load_game
@@ -54,11 +55,7 @@ async def test_new_game_screen_enter_starts_at_once() -> None:
 async def test_place_tile_by_keys_then_undo_r10_r8() -> None:
     """t shows a legal preview at the cursor (R10), Enter places it, u takes it back."""
     game = two_humans()
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+    async with open_app(GameScreen, game=game) as (_, pilot, screen):
         await pilot.press("t")
         assert screen.message.startswith("legal: tile")
         await pilot.press("r", "right", "enter")
@@ -78,11 +75,7 @@ async def test_y_with_nothing_to_redo_says_so_like_u_with_nothing_to_undo() -> N
     """y with nothing to redo did nothing at all (its binding is hidden then), so the last
     message stood as if it still applied; now it says there is nothing to redo, as u does."""
     game = two_humans()
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+    async with open_app(GameScreen, game=game) as (_, pilot, screen):
         await pilot.press("y")
         await pilot.pause()
         assert screen.message == "nothing to redo" and not game.state.history
@@ -99,11 +92,7 @@ async def test_y_with_nothing_to_redo_says_so_like_u_with_nothing_to_undo() -> N
 async def test_illegal_tile_preview_names_rule_r12() -> None:
     """A tile across two levels is previewed as illegal with R12 and Enter does nothing."""
     game = two_humans("tile H10r")
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+    async with open_app(GameScreen, game=game) as (_, pilot, screen):
         screen.board.move_cursor_to(parse_hex("H10"))
         await pilot.press("t", "t")  # t twice: size 3 -> 2; H10 is level 1, its neighbour 0
         assert screen.shape.size == 2
@@ -118,11 +107,7 @@ async def test_illegal_tile_preview_names_rule_r12() -> None:
 async def test_a_refused_tile_preview_shows_the_developer_in_its_way_r11() -> None:
     """The preview over a developer's hex (R11) keeps his letter in sight, not "new"."""
     game = two_humans("tile B6v B7r C7r", "enter B6", "end")  # Bob to act, Ann's developer on B6
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+    async with open_app(GameScreen, game=game) as (_, pilot, screen):
         screen.board.move_cursor_to(parse_hex("B6"))
         await pilot.press("t")
         await pilot.pause()
@@ -135,11 +120,7 @@ async def test_a_refused_tile_preview_shows_the_developer_in_its_way_r11() -> No
 async def test_enter_and_move_developer_r26_r27() -> None:
     """e marks entry hexes with their cost; m on the developer marks targets; Enter moves."""
     game = two_humans("tile B6v B7r C7r")
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+    async with open_app(GameScreen, game=game) as (_, pilot, screen):
         b6, b7 = parse_hex("B6"), parse_hex("B7")
         await pilot.press("e")
         assert b6 in screen.targets and screen.targets[b6] == game.state.map.edge_cost(b6)
@@ -160,11 +141,7 @@ async def test_enter_and_move_developer_r26_r27() -> None:
 async def test_build_palace_r28_r29() -> None:
     """p on a two-hex village where I stand highest builds the only allowed value, 2 (+1)."""
     game = two_humans("tile B6v B7r C7r", "enter B6", "tile C6v")
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+    async with open_app(GameScreen, game=game) as (_, pilot, screen):
         c6 = parse_hex("C6")
         screen.board.move_cursor_to(c6)
         await pilot.press("p")
@@ -180,11 +157,7 @@ async def test_palace_dialog_offers_allowed_values_r28() -> None:
     """With a four-hex village, p asks which value (2 or 4) and builds the chosen one."""
     game = two_humans("tile B6v B7r C7r", "enter B6", "tile C6v", "tile D6v")
     s = game.state
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+    async with open_app(GameScreen, game=game) as (_, pilot, screen):
         d6 = parse_hex("D6")
         screen.board.move_cursor_to(d6)
         values = [a.value for a in s.legal_actions() if isinstance(a, Palace) and a.hex == d6]
@@ -224,10 +197,8 @@ async def test_end_turn_lets_computer_player_move_r8() -> None:
 async def test_save_game_and_reload_replays_moves(kraton_home: Path) -> None:
     """s saves the game record atomically; loading replays every move; autosave exists too."""
     game = two_humans()
-    app = create_app(game=game, step_delay=0)
     target = kraton_home / "mine.json"
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
+    async with open_app(Screen, game=game) as (app, pilot, _):
         await pilot.press("t", "enter")
         await pilot.press("s")
         await pilot.pause()
@@ -276,11 +247,7 @@ async def test_festival_bidding_dialog_for_each_human_r30_r32() -> None:
 
     s = city_position(players=2, hands=[["D", "M"], ["D", "DM"]], developers={"F5": 0, "F6": 1})
     game = Game(s, [None, None])
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+    async with open_app(GameScreen, game=game) as (app, pilot, screen):
         screen.board.move_cursor_to(parse_hex("F4"))
         await pilot.press("f")
         await pilot.pause()
@@ -311,11 +278,7 @@ async def test_mouse_click_moves_cursor_and_second_click_confirms() -> None:
     from core.drawing import hex_origin
 
     game = two_humans()
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+    async with open_app(GameScreen, game=game) as (_, pilot, screen):
         h = parse_hex("E8")
         x, y = hex_origin(h)
         await pilot.press("t")
@@ -331,11 +294,7 @@ async def test_only_the_deciding_humans_hand_shows_r44() -> None:
     """Hot-seat: the panel shows the mover's hand only; with one human, always his (R44)."""
     game = two_humans()
     s = game.state
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+    async with open_app(GameScreen, game=game) as (app, pilot, screen):
         assert screen.hand_text().startswith(f"[b]Hand of {s.players[0].name}")
         await pilot.press("t", "enter", "E")
         assert s.to_move == 1
@@ -357,11 +316,7 @@ async def test_board_scrolls_to_the_cursor_in_a_small_terminal() -> None:
     from core.hexmap import hex_row
 
     game = two_humans()
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=(60, 20)) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+    async with open_app(GameScreen, game=game, size=(60, 20)) as (_, pilot, screen):
         board = screen.board
         for _ in range(12):
             await pilot.press("j")
@@ -431,9 +386,7 @@ async def _study(real_solver: bool) -> None:
         except ImportError:
             have_solver = False
     game = two_humans("tile B6v B7r C7r", "enter B6", "tile C6v", "palace C6 2")
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
+    async with open_app(Screen, game=game) as (app, pilot, _):
         await pilot.press("a")
         await pilot.pause()
         study = app.screen
@@ -483,11 +436,7 @@ async def test_new_game_screen_players_names_and_kinds() -> None:
 async def test_command_palette_runs_end_turn_r8() -> None:
     """Ctrl+P, "End turn": the palette reaches the screen's action (refused by R8 here)."""
     game = two_humans()
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+    async with open_app(GameScreen, game=game) as (app, pilot, screen):
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"End turn")
