@@ -14,12 +14,13 @@ from typing import Any
 
 import pytest
 from rich.segment import Segment
+from textual.screen import Screen
 
 from core.actions import parse_actions
 from core.game import Game
 from core.hexmap import parse_hex
 from tests.festival_positions import city_position
-from tests.helpers import aio, take_keyboard
+from tests.helpers import aio, open_app, take_keyboard
 from tui.app import create_app, puzzle_dir
 from tui.screens.dialogs import ChoiceDialog, MessageScreen, VerdictDialog
 from tui.screens.game import GameScreen
@@ -44,9 +45,7 @@ async def test_no_color_never_draws_black_on_black(monkeypatch: pytest.MonkeyPat
     """Item 1: with NO_COLOR the side panel and key bar keep a foreground unlike their
     background (Textual's Monochrome made both colour 16 under the ansi-dark theme)."""
     monkeypatch.setenv("NO_COLOR", "1")
-    app = create_app(game=festival_game(), step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
+    async with open_app(Screen, game=festival_game()) as (app, pilot, _):
         await pilot.pause()
         filters = app.get_line_filters()
         for widget in [app.screen.query_one("#status"), app.screen.query_one("KeyBar"),
@@ -67,11 +66,7 @@ async def test_esc_on_festival_dialog_then_f_reopens_it_r32() -> None:
     f reopens the dialog (R32)."""
     game = festival_game()
     s = game.state
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+    async with open_app(GameScreen, game=game) as (app, pilot, screen):
         screen.board.move_cursor_to(parse_hex("F4"))
         await pilot.press("f", "enter")
         await pilot.pause()
@@ -97,11 +92,7 @@ async def test_festival_dialog_shows_card_worths_stakes_and_announces_result_r31
     points at stake, that a bid adds to the cards played; the result is announced."""
     game = festival_game()
     s = game.state
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+    async with open_app(GameScreen, game=game) as (app, pilot, screen):
         screen.board.move_cursor_to(parse_hex("F4"))
         await pilot.press("f")
         await pilot.pause()
@@ -137,11 +128,8 @@ def puzzle_path(name: str) -> str:
 async def test_festival_puzzle_ends_with_verdict_and_offers_next_r30() -> None:
     """Items 3 and 10: the festival ends the puzzle's turn (R30): no hand-over screen, the
     verdict says Solved, and n opens the next puzzle of the collection."""
-    app = create_app("puzzle", puzzle_path("festival-01"))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, PuzzleScreen)
+    async with open_app(PuzzleScreen, "puzzle", puzzle_path("festival-01"),
+                        keyboard=False) as (app, pilot, screen):
         for a in parse_actions(str(screen.puzzle["line"])):
             screen.human_act(a)
             await pilot.pause()
@@ -159,11 +147,8 @@ async def test_a_hint_shows_under_the_status_at_80x24_and_no_message_takes_no_ro
     """At 80x24 the side panel does not hold everything: the message (a hint, a refusal, what
     the cursor is on) sits under the status, so H's hint is in sight without scrolling (it
     was below the hand, out of sight). While there is no message it takes no room."""
-    app = create_app("puzzle", puzzle_path("full-turn-66"))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, PuzzleScreen)
+    async with open_app(PuzzleScreen, "puzzle", puzzle_path("full-turn-66"), size=(80, 24),
+                        keyboard=False) as (_, pilot, screen):
         side, message = screen.query_one("#side"), screen.query_one("#message")
         screen.say("")
         await pilot.pause()
@@ -183,9 +168,7 @@ async def test_each_game_has_its_own_autosave(kraton_home: Path) -> None:
 
     first = festival_game()
     second = festival_game()
-    app = create_app(game=first, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
+    async with open_app(Screen, game=first) as (app, pilot, _):
         await pilot.press("d")  # draw from the deck (R36): one action, autosaved
         await pilot.pause()
         app.open_game(second)
@@ -198,9 +181,7 @@ async def test_each_game_has_its_own_autosave(kraton_home: Path) -> None:
     assert len(load_game(first.autosave).state.history) == 1
     assert len(load_game(second.autosave).state.history) == 2
     again = load_game(first.autosave)
-    app = create_app(game=again, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
+    async with open_app(Screen, game=again) as (_, pilot, _):
         await pilot.press("d")
         await pilot.pause()
     assert again.autosave == first.autosave
@@ -213,10 +194,7 @@ async def test_q_asks_before_quitting_a_game_in_progress() -> None:
     """Item 6: q in a game in progress asks (and names the autosave); n stays, y quits."""
     from tui.screens.dialogs import ConfirmDialog
 
-    app = create_app(game=festival_game(), step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
+    async with open_app(Screen, game=festival_game()) as (app, pilot, screen):
         await pilot.press("q")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmDialog)
@@ -255,11 +233,7 @@ async def test_a_loaded_finished_game_shows_every_final_count_and_its_seats_r41(
     game = load_game(GAME)
     assert game.seats == ["planner"] * 4
     assert "human" not in summary(game)
-    app = create_app("play", GAME, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
+    async with open_app(ReviewScreen, "play", GAME, keyboard=False) as (_, _, screen):
         lines = [x for x in screen.status_text().splitlines() if "final count" in x]
         assert len(lines) == 4
         for line in lines:
@@ -453,11 +427,7 @@ async def test_80x24_new_game_and_help_fit_and_column_numbers_stay() -> None:
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         assert app.screen.query_one(".dialog").region.right <= small[0]
-    app = create_app(game=festival_game(), step_delay=0)
-    async with app.run_test(size=small) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+    async with open_app(GameScreen, game=festival_game(), size=small) as (app, pilot, screen):
         for _ in range(8):
             await pilot.press("j")
         await pilot.pause()
@@ -506,11 +476,8 @@ async def test_log_has_turns_points_and_reasons_and_board_marks_the_computers_tu
 async def test_puzzle_verdict_also_after_solution_steps_then_own_festival_r30() -> None:
     """Item 3: S steps part of the solution, the player ends with his own festival (R30):
     the verdict still comes, saying the solution helped."""
-    app = create_app("puzzle", puzzle_path("festival-01"))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, PuzzleScreen)
+    async with open_app(PuzzleScreen, "puzzle", puzzle_path("festival-01"),
+                        keyboard=False) as (app, pilot, screen):
         line = parse_actions(str(screen.puzzle["line"]))
         await pilot.press(*["S"] * (len(line) - 1))
         screen.human_act(line[-1])
