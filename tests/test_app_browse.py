@@ -11,7 +11,7 @@ import pytest
 from core.actions import parse_actions
 from core.position import position_to_dict, save_position
 from core.state import GameState
-from tests.helpers import take_keyboard
+from tests.helpers import open_app, take_keyboard
 from tui.app import create_app
 from tui.screens.browse import BrowseScreen
 from tui.screens.game import GameScreen
@@ -47,11 +47,8 @@ def test_browse_previews_files_and_survives_a_broken_one(tmp_path: Path) -> None
     os.utime(folder / "good.json", (1, 1))  # the broken file is newer, yet listed apart
 
     async def run() -> None:
-        app = create_app("browse", str(folder))
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, BrowseScreen)
+        async with open_app(BrowseScreen, "browse", str(folder),
+                            keyboard=False) as (app, pilot, screen):
             # Positions first, unreadable files in a group of their own (issue 24).
             assert [p.name for p in screen.files] == ["good.json", "broken.json"]
             summary = text_of(screen, "#preview-text")
@@ -106,11 +103,8 @@ def test_puzzle_hint_solution_and_verdict_r29(tmp_path: Path) -> None:
     path, line = puzzle_file(tmp_path)
 
     async def run() -> None:
-        app = create_app("puzzle", str(path))
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, PuzzleScreen)
+        async with open_app(PuzzleScreen, "puzzle", str(path),
+                            keyboard=False) as (_, pilot, screen):
             await pilot.press("H")
             assert screen.message == f"hint: {line[0]}"
             await pilot.press("S")
