@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from core.record import load_record
-from tests.helpers import aio, take_keyboard
+from tests.helpers import aio, open_app
 from tests.test_app_review import RECORD, fake_evaluate, three_turns
 from tui.app import create_app
 from tui.saves import load_game
@@ -77,11 +77,7 @@ async def test_a_review_not_saved_is_rescued_to_a_new_file_when_the_terminal_han
 async def test_a_game_in_play_exits_on_sighup_with_every_action_in_its_autosave(
         kraton_home: Path) -> None:
     g = three_turns()
-    app = create_app(game=Session(g), step_delay=0)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+    async with open_app(GameScreen, game=Session(g)) as (app, pilot, screen):
         screen.human_act(next(a for a in g.legal_actions() if a.kind == "enter"))
         await pilot.pause()
         app.hang_up()  # what SIGHUP calls

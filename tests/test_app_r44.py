@@ -8,11 +8,12 @@ import random
 from pathlib import Path
 
 import pytest
+from textual.screen import Screen
 
 from core.actions import parse_action
 from core.game import Game, as_seen_by
 from core.state import GameState
-from tests.helpers import take_keyboard
+from tests.helpers import open_app
 from tests.test_app import SIZE, aio, two_humans
 from tui.app import create_app
 from tui.keybar import KeyBar
@@ -64,9 +65,7 @@ async def test_r44_study_in_a_game_uses_the_players_view_and_says_so() -> None:
 
     game = two_humans("tile B6v B7r C7r")
     real = list(game.state.players[1].hand) + list(game.state.deck)
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
+    async with open_app(Screen, game=game) as (app, pilot, _):
         await pilot.press("a")
         await pilot.pause()
         study = app.screen
@@ -83,11 +82,7 @@ async def test_r44_study_in_a_game_uses_the_players_view_and_says_so() -> None:
 async def test_r44_a_deck_draw_cannot_be_undone() -> None:
     game = two_humans("tile B6v B7r C7r")
     s = game.state
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+    async with open_app(GameScreen, game=game) as (_, pilot, screen):
         await pilot.press("d")
         await pilot.pause()
         drawn = len(s.history)
@@ -100,11 +95,7 @@ async def test_r44_a_deck_draw_cannot_be_undone() -> None:
 @aio
 async def test_r44_q_and_escape_do_not_dismiss_the_hand_over() -> None:
     game: Game = two_humans()
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+    async with open_app(GameScreen, game=game) as (app, pilot, screen):
         game.apply_action(parse_action("tile B6v B7r C7r"))
         await pilot.press("E")
         await pilot.pause()
@@ -133,10 +124,8 @@ def _screen_text(app: object) -> str:
 async def test_r44_a_hot_seat_game_opens_on_the_hand_over_with_every_hand_hidden() -> None:
     game = two_humans("tile B6v B7r C7r")
     ann = game.state.players[0]
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, HandOverScreen) and ann.name in app.screen.title_text
+    async with open_app(HandOverScreen, game=game, keyboard=False) as (app, pilot, hand_over):
+        assert ann.name in hand_over.title_text
         shown = _screen_text(app)
         assert "Hand of" not in shown and "hidden" in shown
         await pilot.press("enter")
@@ -153,19 +142,15 @@ async def test_r44_a_saved_hot_seat_game_opened_again_hands_over_first(kraton_ho
     kraton_home.mkdir(parents=True, exist_ok=True)
     path = kraton_home / "hot-seat.json"
     save_game(Session(game), str(path))
-    app = create_app("play", str(path), step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, HandOverScreen) and "Bob" in app.screen.title_text
+    async with open_app(HandOverScreen, "play", path, keyboard=False) as (app, _, hand_over):
+        assert "Bob" in hand_over.title_text
         assert "Hand of" not in _screen_text(app)
 
 
 @aio
 async def test_r44_nothing_opens_from_the_command_palette_behind_the_hand_over() -> None:
     game = two_humans()
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
+    async with open_app(Screen, game=game) as (app, pilot, _):
         assert "Browse saves" in {c.title for c in app.get_system_commands(app.screen)}
         app.screen.hand_over(1)  # type: ignore[attr-defined]
         await pilot.pause()
@@ -216,10 +201,7 @@ async def test_r44_quitting_on_the_hand_over_asks_first_and_shows_no_hand(quit_k
     from tui.screens.dialogs import ConfirmDialog
 
     game = two_humans("tile B6v B7r C7r")
-    app = create_app(game=game, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, HandOverScreen)
+    async with open_app(HandOverScreen, game=game, keyboard=False) as (app, pilot, _):
         await pilot.press(quit_key)
         await pilot.pause()
         assert app.is_running and isinstance(app.screen, ConfirmDialog)
