@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.screen import Screen
 
 from analysis.review import mark_for
 from core.actions import parse_action
@@ -14,7 +15,7 @@ from core.game import Game
 from core.hexmap import parse_hex
 from core.record import load_record
 from core.state import GameState
-from tests.helpers import aio, take_keyboard
+from tests.helpers import aio, open_app
 from tui.app import create_app, puzzle_dir
 from tui.chart import ScoreChart, chart_cells
 from tui.controller import Controller
@@ -111,12 +112,8 @@ def test_controller_undo_redo_stays_in_the_turn_and_keeps_draws_r44() -> None:
 async def test_step_by_action_by_turn_home_end_and_back_to_the_present() -> None:
     g = three_turns()
     n = len(g.actions)
-    app = create_app(game=g, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
+    async with open_app(GameScreen, game=g) as (_, pilot, screen):
         await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
         await pilot.press("comma")
         assert screen.ctl.shown == n - 1 and "Looking back" in screen.status_text()
         assert screen.board.state is not g.state and screen.board.state.palace[parse_hex("C6")] == 2
@@ -146,12 +143,8 @@ async def test_step_by_action_by_turn_home_end_and_back_to_the_present() -> None
 @aio
 async def test_the_last_turns_hexes_are_marked_and_follow_the_cursor() -> None:
     g = three_turns()
-    app = create_app(game=g, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
+    async with open_app(GameScreen, game=g) as (_, pilot, screen):
         await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
         c6 = parse_hex("C6")
         assert screen.board.recent == {c6}  # Ann's last turn: a tile and a palace on C6
         await pilot.press("less_than_sign")
@@ -168,12 +161,8 @@ async def test_the_move_list_lists_turns_with_points_and_marks() -> None:
         g.apply_action(parse_action(a))
     g.evaluations[3] = {"player": 0, "played": 1, "best": 9, "proved": True, "mark": "?",
                         "seen": "player"}
-    app = create_app(game=g, step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
+    async with open_app(GameScreen, game=g) as (_, pilot, screen):
         await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
         log = screen.log_text()
         assert "[b]B Bob[/b], turn 2: +0" in log
         assert "[b]A Ann[/b], turn 3: +1  [b]?[/b] best 9" in log  # Ann's own turn (R44)
@@ -200,11 +189,7 @@ def _review_copy(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 async def test_review_mode_opens_a_record_and_fills_in_turn_by_turn(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     path = _review_copy(monkeypatch, tmp_path)
-    app = create_app("review", str(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
+    async with open_app(ReviewScreen, "review", path, keyboard=False) as (app, pilot, screen):
         await app.workers.wait_for_complete()
         await pilot.pause()
         g = screen.game
@@ -240,9 +225,7 @@ async def test_review_leaving_after_a_cancelled_save_still_asks(
     the file as it was."""
     path = _review_copy(monkeypatch, tmp_path)
     before = path.read_bytes()
-    app = create_app("review", str(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with open_app(Screen, "review", path, keyboard=False) as (app, pilot, _):
         await app.workers.wait_for_complete()
         await pilot.pause()
         await pilot.press("s")
@@ -272,11 +255,7 @@ async def test_review_stays_responsive_while_it_fills_in(monkeypatch: pytest.Mon
         return fake_evaluate(task)
 
     monkeypatch.setattr(review_mod, "evaluate", held)
-    app = create_app("review", RECORD)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
+    async with open_app(ReviewScreen, "review", RECORD, keyboard=False) as (_, pilot, screen):
         await pilot.press("home", "greater_than_sign", "greater_than_sign", "full_stop")
         assert screen.ctl.shown > 0 and screen.done == 0  # moved while turn 1 is evaluated
         assert on_ui == [False]  # in a worker thread, not on the UI thread
@@ -297,9 +276,7 @@ async def test_review_during_play_evaluates_only_the_viewers_turns_r44(
     g = three_turns()
     g.seats = [None, "random"]  # Ann plays Bob, a computer player
     g.apply_action(parse_action("tile L7v L8r"))  # Bob's turn in progress is no part of it
-    app = create_app(game=Session(g), step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with open_app(Screen, game=Session(g), keyboard=False) as (app, pilot, _):
         app.screen.workers.cancel_group(app.screen, "computer")
         review = ReviewScreen(app.screen.session, viewer=0)
         app.push_screen(review)
@@ -329,9 +306,7 @@ async def test_review_chart_has_a_line_per_player_and_a_legend(monkeypatch: pyte
     import tui.screens.review as review_mod
 
     monkeypatch.setattr(review_mod, "evaluate", fake_evaluate)
-    app = create_app("review", RECORD)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with open_app(Screen, "review", RECORD, size=(80, 24), keyboard=False) as (app, pilot, _):
         chart = app.screen.query_one(ScoreChart)
         rows = chart.text_rows(chart.size.width, chart.size.height)
         assert len(rows) == chart.size.height >= 5
@@ -347,13 +322,9 @@ async def test_review_chart_has_a_line_per_player_and_a_legend(monkeypatch: pyte
 @aio
 async def test_a_comment_is_added_saved_and_reloaded(kraton_home: Path) -> None:
     g = three_turns()
-    app = create_app(game=Session(g), step_delay=0)
     target = kraton_home / "commented.json"
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
+    async with open_app(GameScreen, game=Session(g)) as (app, pilot, screen):
         await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
         await pilot.press("comma", "C")
         await pilot.pause()
         await pilot.press(*"why not the palace first?", "enter")
@@ -375,11 +346,7 @@ async def test_a_comment_is_added_saved_and_reloaded(kraton_home: Path) -> None:
 async def test_a_comment_shows_in_the_review_beside_its_action(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     path = _review_copy(monkeypatch, tmp_path)
-    app = create_app("review", str(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
+    async with open_app(ReviewScreen, "review", path, keyboard=False) as (_, pilot, screen):
         await pilot.press("home", "full_stop", "full_stop", "C")
         await pilot.pause()
         await pilot.press(*"the tile first", "enter")
@@ -399,11 +366,8 @@ async def test_leaving_a_review_of_a_shipped_game_offers_a_copy_in_the_saves(
     import tui.screens.review as review_mod
 
     monkeypatch.setattr(review_mod, "evaluate", fake_evaluate)
-    app = create_app("review", RECORD)  # puzzles/games/planner-38.json, shipped with kraton
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
+    # puzzles/games/planner-38.json, shipped with kraton
+    async with open_app(ReviewScreen, "review", RECORD, keyboard=False) as (app, pilot, screen):
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert screen.unsaved
