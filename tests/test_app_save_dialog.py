@@ -9,11 +9,11 @@ import os
 from pathlib import Path
 
 import pytest
+from textual.screen import Screen
 
 from core.errors import KratonError
-from tests.helpers import take_keyboard
-from tests.test_app import SIZE, aio, two_humans
-from tui.app import create_app
+from tests.helpers import open_app
+from tests.test_app import aio, two_humans
 from tui.saves import load_game, save_target
 from tui.screens.dialogs import SaveDialog
 from tui.screens.game import GameScreen
@@ -56,9 +56,7 @@ async def test_a_blank_name_writes_nothing_and_the_dialog_says_so(
     start = tmp_path / "started-here"
     start.mkdir()
     monkeypatch.chdir(start)
-    app = create_app(game=two_humans(), step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
+    async with open_app(Screen, game=two_humans()) as (app, pilot, _):
         dialog = await _save_as(pilot, "   ")
         assert app.screen is dialog and "no file name" in _note(dialog)
         await pilot.press("escape")
@@ -71,9 +69,7 @@ async def test_a_blank_name_writes_nothing_and_the_dialog_says_so(
 async def test_a_file_already_there_is_replaced_only_when_asked_again(tmp_path: Path) -> None:
     other = tmp_path / "other.json"
     other.write_text('{"important": true}')
-    app = create_app(game=two_humans("tile B6v B7r C7r"), step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
+    async with open_app(Screen, game=two_humans("tile B6v B7r C7r")) as (app, pilot, _):
         dialog = await _save_as(pilot, str(other))
         assert app.screen is dialog and "there already" in _note(dialog)
         assert other.read_text() == '{"important": true}'
@@ -89,9 +85,7 @@ async def test_a_file_already_there_is_replaced_only_when_asked_again(tmp_path: 
 async def test_a_missing_folder_or_a_failed_write_keeps_the_dialog_open(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)
-    app = create_app(game=two_humans(), step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await take_keyboard(pilot)
+    async with open_app(Screen, game=two_humans()) as (app, pilot, _):
         dialog = await _save_as(pilot, str(tmp_path / "nodir" / "x.json"))
         assert app.screen is dialog and "no folder" in _note(dialog)
         dialog = await _save_as(pilot, str(fifo))
@@ -110,9 +104,7 @@ async def test_a_shipped_game_is_saved_as_a_copy_in_the_saves_folder(kraton_home
 
     shipped = puzzle_dir() / "games" / "planner-38.json"
     before = shipped.read_bytes()
-    app = create_app("play", str(shipped), step_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with open_app(Screen, "play", shipped, keyboard=False) as (app, pilot, _):
         await pilot.press("s")
         await pilot.pause()
         dialog = app.screen
