@@ -18,7 +18,7 @@ import asyncio
 import functools
 import random
 from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -199,7 +199,7 @@ def random_states(players: int, seed: int, steps: int) -> Iterator[tuple[GameSta
         s.push(choose(list(s.legal_actions()), rng, True))
 
 
-def aio(fn: Callable[..., Awaitable[None]]) -> Callable[..., None]:
+def aio(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
     """Run an async Pilot test in its own event loop (no pytest-asyncio needed)."""
 
     @functools.wraps(fn)
