@@ -14,6 +14,7 @@ every point total an upper bound on what it earns.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 
 from analysis.solver.bound_rings import Parts, Reach, bridged_reach, holder_routes, ring_class
@@ -191,25 +192,20 @@ NODES = 3000  # per search in ``_fewest_tiles``; past it, the sum above stands
 
 
 Entry = tuple[tuple[int, ...], frozenset[int], int]  # a shape, its hexes, its rim hexes
-# Per map (``MAPS_KEPT``): every single (central hexes only, R14), pair and triangle through
-# each hex, with its rim hexes. What a position adds is only which of them lie flat now.
-_ENTRIES: dict[object, list[tuple[list[Entry], list[Entry], list[Entry]]]] = {}
 
 
+@functools.lru_cache(maxsize=MAPS_KEPT)  # as ``core.movegen._shapes``: a few maps held
 def _map_entries(m: HexMap) -> list[tuple[list[Entry], list[Entry], list[Entry]]]:
-    got = _ENTRIES.get(m)
-    if got is None:
-        if len(_ENTRIES) >= MAPS_KEPT:
-            _ENTRIES.clear()
+    """Per hex: every single (central hexes only, R14), pair and triangle through it, with its
+    rim hexes. What a position adds is only which of them lie flat now."""
 
-        def entry(shape: tuple[int, ...]) -> Entry:
-            return shape, frozenset(shape), sum(1 for x in shape if not m.is_central(x))
+    def entry(shape: tuple[int, ...]) -> Entry:
+        return shape, frozenset(shape), sum(1 for x in shape if not m.is_central(x))
 
-        got = _ENTRIES[m] = [([entry((h,))] if m.is_central(h) else [],
-                              [entry((h, y)) for y in m.partners[h]],
-                              [entry(tri) for tri in m.tris_at[h]])
-                             for h in range(len(m.nbrs))]
-    return got
+    return [([entry((h,))] if m.is_central(h) else [],
+             [entry((h, y)) for y in m.partners[h]],
+             [entry(tri) for tri in m.tris_at[h]])
+            for h in range(len(m.nbrs))]
 
 
 def _flat_shapes(s: GameState, hexes: Iterable[int]) -> Shapes:
