@@ -93,7 +93,7 @@ def _solve(state: GameState, engine: str, time_limit: float | None, report: Repo
     if engine == "bnb":
         from analysis.solver.bnb import solve_bnb
 
-        return solve_bnb(state, time_limit, report=report)
+        return solve_bnb(state, time_limit, report=report, processes=processes)
     if engine == "model":
         from analysis.solver.model import solve_model
 
@@ -106,7 +106,8 @@ def _solve(state: GameState, engine: str, time_limit: float | None, report: Repo
             from analysis.solver.bnb import solve_bnb
 
             return solve_bnb(state, time_limit, report=report)
-        return solve_cpsat(state, _after_import(time_limit, report), report=report, verbose=verbose)
+        return solve_cpsat(state, _after_import(time_limit, report), report=report, verbose=verbose,
+                           processes=processes)
     raise KratonError(f"unknown solver engine '{engine}' (one of {', '.join(ENGINES)})")
 
 

@@ -24,11 +24,17 @@ A branch is cut when its score so far plus ``bound.upper_bound`` cannot beat the
 parent's bound less the step's points is tried first: it costs nothing). Where they only tie on
 points, a line from the branch must spend fewer AP to win (issue 5's tie-breaks), so the bound
 with that many AP decides.
+
+With ``processes`` ≥ 2 a search that runs a moment gets a second process beside it
+(``split.py``): the actions of the nodes near the roots are claimed one by one from shared
+counters, so the two search disjoint parts of one tree.
 """
 
 from __future__ import annotations
 
 import sys
+import time
+from typing import TYPE_CHECKING
 
 from analysis.solver.bound import upper_bound
 from analysis.solver.bound_view import View
@@ -45,6 +51,7 @@ from analysis.solver.common import (
     festival_outcome,
     make_result,
     may_end,
+    replay,
     step_outcome,
 )
 from analysis.solver.freemoves import (
@@ -71,6 +78,11 @@ from core.actions import (
 )
 from core.errors import IllegalAction
 from core.state import GameState
+
+if TYPE_CHECKING:
+    from analysis.solver.split import Partner, SearchHelper
+
+ROOTS = 2  # the search's roots, without and with the token (R7): ``split.Claims``' first counters
 
 DEPTH = 100_000
 SEEN_CAP = 100_000  # transposition entries kept at most (~2.7 KB each on a busy board: ~270 MB)
@@ -191,7 +203,8 @@ class Seen:
 
 class _BnB:
     def __init__(self, root: GameState, deadline: Deadline, incumbent: tuple[Outcome, list[Action]] | None,
-                 report: Reporter | None = None, bound: int | None = None) -> None:
+                 report: Reporter | None = None, bound: int | None = None,
+                 partner: Partner | None = None) -> None:
         self.key = KeyMaker(root)
         # The root as it was (the search changes ``root`` in place) and its bound: a line that
         # meets it (``meets_bound``) cannot be beaten, and the search stops there.
@@ -206,6 +219,13 @@ class _BnB:
             self.best, self.line = incumbent
         self.report = report or Reporter(None, "bnb")
         self.nodes = 0
+        # A second process (``split.py``): the root's actions are claimed one by one, better
+        # lines sent both ways. ``start_at``: when this process starts one (None: it does not).
+        self.partner = partner
+        self.start_at: float | None = None
+        self.helper: SearchHelper | None = None
+        self.roots: list[tuple[Outcome, list[Action]]] = []  # set by ``solve_bnb``
+        self.tried: set[int] = set()  # the other's nodes this one has stolen
 
     def root_bound(self) -> int:
         """The root's bound (the points of any line at most), worked out once."""
@@ -222,7 +242,14 @@ class _BnB:
                         and meets_bound(self.root, o, self.root_bound(), self.root_views))
 
     def search(self, s: GameState, acc: Outcome, path: list[Action], pending: Pending = NONE,
-               parent_ub: int | None = None, fresh: bool = True) -> None:
+               parent_ub: int | None = None, fresh: bool = True, claims: int | None = None,
+               where: tuple[int, tuple[int, ...]] = (0, ())) -> None:
+        """Search on from ``s`` (``acc`` scored so far along ``path``). With a second process
+        (``split.py``), ``claims`` is the counter this node's actions are claimed from, and
+        ``where`` the node as (root, the indices of its actions from there): each action
+        claimed is offered to the other process in turn (published), down to ``SHARE_DEPTH``."""
+        if self.partner is not None:
+            self._partner_news()
         if self.settled or self.deadline.over():  # a node costs a bound (milliseconds): check
             return
         key = (self.key(s), pending)
@@ -246,39 +273,108 @@ class _BnB:
             ub = upper_bound(s, views=views) if ub is None else min(ub, upper_bound(s, views=views))
         if self._cut(s, acc, ub, views):
             return
-        acts = [a for a in s.legal_actions() if not isinstance(a, (Token, Draw, End, Festival))]
-        acts.sort(key=lambda a: _ORDER.get(type(a), 9))
+        partner = self.partner if claims is not None else None
+        acts = self._actions(s, partner is not None)
+        if partner is not None and claims is not None and claims >= ROOTS:
+            partner.claims.count(claims, len(acts))
         free = free_reach(s) if pending else {}
         waiting = {y for _, y in pending}
-        for a in acts:
-            rest_p: Pending | None = NONE
-            if pending and isinstance(a, Move) and a.dst in free.get(a.src, ()):  # a free move
-                if a.src in waiting:
-                    continue  # its one free move from where it started is searched already
-            elif pending:  # any other action must change every waiting move
-                rest_p = unsettled(s, a, pending, owed)
-                if rest_p is None:
-                    continue
-            ap = s.turn.ap
-            try:
-                gain = step_outcome(s, a)
-            except IllegalAction:
+        for i, a in enumerate(acts):
+            if partner is not None and claims is not None and not partner.mine(claims, i):
+                continue  # the other process searches it (``split.py``)
+            stepped = self._step_in(s, a, pending, free, waiting, owed)
+            if stepped is None:
                 continue
+            gain, nxt = stepped
+            inner = (where[0], (*where[1], i))
+            entry = None if partner is None else partner.claims.publish(partner.me, *inner)
+            path.append(a)
             try:
-                if isinstance(a, Move) and s.turn.ap == ap:
-                    nxt = after_free_move(pending, a.src, a.dst)
-                    if not viable(s, nxt):
-                        continue
-                else:
-                    nxt = NONE
-                    if rest_p and not interacts_after(s, a, rest_p, owed):
-                        continue
-                path.append(a)
-                try:
-                    self.search(s, acc + gain, path, nxt, ub - gain.points, fresh=not nxt)
-                finally:
-                    path.pop()
+                self.search(s, acc + gain, path, nxt, ub - gain.points, fresh=not nxt,
+                            claims=entry, where=inner)
             finally:
+                path.pop()
+                s.pop()
+                if partner is not None and entry is not None:
+                    partner.claims.close_entry(entry)
+
+    def _actions(self, s: GameState, canonical: bool) -> list[Action]:
+        """The actions searched from ``s``: the token, draws and festivals are the roots' and the
+        leaves' (see the module docstring). ``canonical``: in the same order in both processes,
+        whatever history built their states (their actions are claimed by index)."""
+        acts: list[Action] = [a for a in s.legal_actions()
+                              if not isinstance(a, (Token, Draw, End, Festival))]
+        if canonical:
+            acts.sort(key=lambda a: (_ORDER.get(type(a), 9), str(a)))
+        else:
+            acts.sort(key=lambda a: _ORDER.get(type(a), 9))
+        return acts
+
+    @staticmethod
+    def _step_in(s: GameState, a: Action, pending: Pending, free: dict[int, set[int]],
+                 waiting: set[int], owed: bool) -> tuple[Outcome, Pending] | None:
+        """Push ``a`` where the search takes it from ``s`` (``pending``: the free moves waiting
+        for an action they change, ``free`` and ``waiting`` worked out from them): what it
+        scores and the free moves waiting after it; None, with nothing pushed, where the search
+        does not take it."""
+        rest_p: Pending | None = NONE
+        if pending and isinstance(a, Move) and a.dst in free.get(a.src, ()):  # a free move
+            if a.src in waiting:
+                return None  # its one free move from where it started is searched already
+        elif pending:  # any other action must change every waiting move
+            rest_p = unsettled(s, a, pending, owed)
+            if rest_p is None:
+                return None
+        ap = s.turn.ap
+        try:
+            gain = step_outcome(s, a)
+        except IllegalAction:
+            return None
+        if isinstance(a, Move) and s.turn.ap == ap:
+            nxt = after_free_move(pending, a.src, a.dst)
+            if viable(s, nxt):
+                return gain, nxt
+        elif not rest_p or interacts_after(s, a, rest_p, owed):
+            return gain, NONE
+        s.pop()
+        return None
+
+    def steal(self) -> None:
+        """This process has searched all it claimed: search on in the nodes the other process
+        is still searching (``split.Claims.steal``), claiming the actions left there."""
+        assert self.partner is not None
+        s = self.root.copy()
+        while not self.settled and not self.deadline.over():
+            got = self.partner.claims.steal(self.partner.me, self.tried)
+            if got is None:
+                return
+            slot, root, indices = got
+            self.tried.add(slot)  # searched here once: a node cut here is cut for good
+            self._stolen(s, self.roots[root], root, indices, slot)
+
+    def _stolen(self, s: GameState, start: tuple[Outcome, list[Action]], root: int,
+                indices: tuple[int, ...], slot: int) -> None:
+        """Go down to the node the other process published (the same actions, in the same
+        order: ``_actions``' canonical one) and search it, claiming from ``slot``."""
+        acc, path = start[0], list(start[1])
+        for a in path:
+            s.push(a)
+        pushed, pending = len(path), NONE
+        try:
+            for i in indices:
+                acts = self._actions(s, True)
+                owed = s.obligation_pending()
+                free = free_reach(s) if pending else {}
+                stepped = None if i >= len(acts) else self._step_in(
+                    s, acts[i], pending, free, {y for _, y in pending}, owed)
+                if stepped is None:
+                    return  # not the node published (cannot be): nothing claimed, nothing lost
+                pushed += 1
+                acc, pending = acc + stepped[0], stepped[1]
+                path.append(acts[i])
+            self.search(s, acc, path, pending, None, claims=slot, where=(root, indices))
+        finally:
+            for _ in range(pushed):
                 s.pop()
 
     def _cut(self, s: GameState, acc: Outcome, ub: int, views: dict[int, View]) -> bool:
@@ -311,21 +407,65 @@ class _BnB:
                     self.best, self.line = acc + o, [*path, *tail]
         self.report(self.best.points, self.line)  # says something only when the points rose
         if self.best is not before:
+            if self.partner is not None:
+                self.partner.tell(self.line)
             self.settle()
+
+    def _partner_news(self) -> None:
+        """Start the second process once the search has run ``START_AFTER`` seconds; take up
+        the better line it sent, if any (replayed: the engine has the last word)."""
+        assert self.partner is not None
+        if self.start_at is not None and time.perf_counter() >= self.start_at:
+            self._start_helper()
+        line = self.partner.take_heard()
+        if line is None:
+            return
+        try:
+            o = replay(self.root, line)[0]
+        except IllegalAction:
+            return
+        if o > self.best:
+            self.best, self.line = o, line
+            self.report(o.points, line)
+            self.settle()
+
+    def _start_helper(self) -> None:
+        from analysis.solver.split import SearchHelper
+
+        assert self.partner is not None
+        self.start_at = None
+        left = self.deadline.left()
+        if left is not None and left < 2 * START_AFTER:
+            return
+        try:
+            self.helper = SearchHelper(self.root, self.partner, self.line or fallback_line(self.root),
+                                       self.root_bound(), left)
+        except OSError:  # no process to be had: this one searches on alone
+            self.helper = None
 
 
 def solve_bnb(state: GameState, time_limit: float | None = None,
               incumbent: tuple[Outcome, list[Action]] | None = None, engine: str = "bnb",
-              report: Reporter | None = None, bound: int | None = None) -> SolveResult:
+              report: Reporter | None = None, bound: int | None = None,
+              processes: int = 1, partner: Partner | None = None) -> SolveResult:
     """Exact best turn by branch and bound; ``incumbent`` (a replayed line) seeds the bound;
     ``report`` hears of each better line (issue 21); ``bound``: the root's bound over every
     line from ``state`` (the token's AP included where it may be spent), if the caller has it;
-    else it is worked out here. The search stops at a line that meets it (``meets_bound``)."""
+    else it is worked out here. The search stops at a line that meets it (``meets_bound``).
+    ``processes`` ≥ 2: a second process searches beside this one once the search has run a
+    moment (``split.py``); ``partner``: this is that second process."""
     dl = Deadline(time_limit)
     s = state.copy()
     if sys.getrecursionlimit() < DEPTH:
         sys.setrecursionlimit(DEPTH)  # chains of free moves (see the module docstring)
-    b = _BnB(s, dl, incumbent, report, bound)
+    own = partner is None and processes >= 2 and _split_available()
+    if own:
+        from analysis.solver.split import Claims, Partner
+
+        partner = Partner(Claims(), None)
+    b = _BnB(s, dl, incumbent, report, bound, partner)
+    if own:
+        b.start_at = dl.start + START_AFTER
     root_ub = b.root_bound()
     if b.report.bound is None:  # shown from the start to whoever is watching
         b.report(bound=root_ub)
@@ -334,17 +474,85 @@ def solve_bnb(state: GameState, time_limit: float | None = None,
     roots: list[tuple[Outcome, list[Action]]] = [(ZERO, [])]
     if s.festival is None and s.is_legal(Token()):
         roots.insert(0, (Outcome(0, 0, 0, -1), [Token()]))
-    for acc, prefix in reversed(roots):  # without the token first: it wins ties
+    roots.reverse()  # without the token first: it wins ties
+    b.roots = roots
+    for no, (acc, prefix) in enumerate(roots):
         for a in prefix:
             s.push(a)
-        b.search(s, acc, list(prefix))
+        b.search(s, acc, list(prefix), claims=no if partner is not None else None, where=(no, ()))
         for _ in prefix:
             s.pop()
+    if partner is not None:
+        b.steal()
+        if not own:  # the helper: on while the other process still has nodes to share
+            _help_until_idle(b)
+    finished = not dl.hit
+    if own:
+        assert partner is not None
+        finished = _joined(b, dl, finished)
+        partner.claims.close()
     line = b.line or fallback_line(s)
-    r = make_result(state, line, optimal=not dl.hit, engine=engine,
+    r = make_result(state, line, optimal=finished, engine=engine,
                     seconds=dl.elapsed(), nodes=b.nodes)
     r.proved_by = "search" if r.optimal else None
     r.bound = root_ub
     if b.seen.dropped:
         r.notes.append(f"transposition table capped: {b.seen.dropped} entries dropped")
+    if b.helper is not None and partner is not None:
+        r.notes.append(f"branch and bound in two processes: {partner.skipped} actions searched "
+                       "by the second")
     return r
+
+
+START_AFTER = 0.08  # seconds of search before a second process is worth its start (~0.15 s)
+
+
+def _split_available() -> bool:
+    try:
+        import fcntl  # noqa: F401 - the claims' lock (POSIX)
+    except ImportError:
+        return False
+    return True
+
+
+def _help_until_idle(b: _BnB) -> None:
+    """In the helper, its own claims done: steal from the other process until it has nothing
+    left to search either (``split.Claims.idle``)."""
+    assert b.partner is not None
+    claims = b.partner.claims
+    while not b.settled and not b.deadline.over() and not claims.idle(0):
+        time.sleep(IDLE_POLL)
+        b.steal()
+
+
+IDLE_POLL = 0.005  # seconds between looks for nodes to share, with nothing to search
+
+
+def _joined(b: _BnB, dl: Deadline, finished: bool) -> bool:
+    """This process's search is over (``finished``: it searched all it claimed): steal from
+    the second process, if one started, until it is done, and take its best line. Proved when
+    both finished, or when a line meets the root's bound."""
+    helper = b.helper
+    if helper is None:
+        return finished
+    assert b.partner is not None
+    if b.partner.skipped == 0:  # this process searched everything itself: no need to wait
+        helper.stop()
+        return finished
+    done = None
+    try:
+        while finished and not b.settled and not dl.over():
+            done = helper.wait(IDLE_POLL)
+            if done is not None or helper.ended():
+                break
+            b.steal()
+            finished = not dl.hit
+    finally:
+        helper.stop()
+    if done is not None:
+        b.partner.heard = done.get("line")
+        b._partner_news()
+    if b.settled:
+        return True
+    # What this process skipped the other claimed: it must have finished, unless there was none.
+    return finished and (b.partner.skipped == 0 or done is not None and bool(done.get("finished")))

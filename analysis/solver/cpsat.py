@@ -265,7 +265,8 @@ def _recipe_rounds(s: GameState, recipes: list[Recipe], token: bool,
 
 
 def solve_cpsat(state: GameState, time_limit: float | None = None, report: Reporter | None = None,
-                verbose: bool = False, quick_beam: bool = True, search: bool = True) -> SolveResult:
+                verbose: bool = False, quick_beam: bool = True, search: bool = True,
+                processes: int = 1) -> SolveResult:
     """``report`` hears of each better line and of the root bound (issue 21); ``verbose``
     shows CP-SAT's search log on stderr (stdout may be carrying JSON). Where the recipes' line
     does not meet the root bound, the players' beam search offers a quick line before branch
@@ -274,7 +275,8 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
     maps, benchmarks/README.md, "Puzzles in-process"; on full-turn-78 0.4 s of 1.6, for no line).
     ``search=False`` stops short of branch and bound where the bound is not met: the answer is
     then the best line, unproved, with the bound (the model engine on a busy full turn, where
-    branch and bound finishes nothing in the time and its own searches come next)."""
+    branch and bound finishes nothing in the time and its own searches come next).
+    ``processes`` ≥ 2: branch and bound in two processes (``split.py``)."""
     dl = Deadline(time_limit)
     report = report or Reporter(None, "cpsat")
     s = state.copy()
@@ -350,7 +352,7 @@ def solve_cpsat(state: GameState, time_limit: float | None = None, report: Repor
     left = None if dl.end is None else max(0.0, dl.end - dl.start - dl.elapsed()
                                            - min(0.5, 0.15 * (dl.end - dl.start)))
     r = solve_bnb(state, left, incumbent=inc if best is not None else None, engine="cpsat",
-                  report=report, bound=ub)
+                  report=report, bound=ub, processes=processes)
     r.seconds = dl.elapsed()
     r.notes = notes + [f"bound {ub} not met: finished by branch and bound ({r.nodes} nodes)"]
     r.bound = ub  # the root's bound, computed above; ``solve`` need not compute it again

@@ -281,7 +281,7 @@ def solve_model(state: GameState, time_limit: float | None = None,
     fits = model_fits(s)
     helper = _helper(s, dl, fits, steps, processes)
     try:
-        return _solve_model(state, s, dl, rep, verbose, steps, fits, helper)
+        return _solve_model(state, s, dl, rep, verbose, steps, fits, helper, processes)
     finally:
         if helper is not None:
             helper.stop()
@@ -306,8 +306,10 @@ def _helper(s: GameState, dl: Deadline, fits: bool, steps: frozenset[str],
 
 
 def _solve_model(state: GameState, s: GameState, dl: Deadline, rep: Reporter, verbose: bool,
-                 steps: frozenset[str], fits: bool, helper: ChecksHelper | None) -> SolveResult:
-    """``solve_model``'s work, ``helper`` (if any) stopped by the caller."""
+                 steps: frozenset[str], fits: bool, helper: ChecksHelper | None,
+                 processes: int) -> SolveResult:
+    """``solve_model``'s work, ``helper`` (if any) stopped by the caller; branch and bound
+    takes the second process where no checks' helper has it (``split.py``)."""
     from analysis.solver.bnb import meets_bound
     from analysis.solver.cpsat import solve_cpsat
 
@@ -316,7 +318,7 @@ def _solve_model(state: GameState, s: GameState, dl: Deadline, rep: Reporter, ve
         if limit is None and not fits:
             limit = UNLIMITED_RECIPES  # no limit: the quick searches first, the proof after
         first = solve_cpsat(s, limit, report=rep, verbose=verbose, quick_beam=False,
-                            search=fits)
+                            search=fits, processes=processes)
     else:
         first = _no_recipes(s)
     if first.optimal:
@@ -333,7 +335,10 @@ def _solve_model(state: GameState, s: GameState, dl: Deadline, rep: Reporter, ve
         # branch whose bound is below the best's points): search on for the proof.
         tie_breaks = first.bound is not None and best[0].points >= first.bound
         if not met and (dl.end is None or tie_breaks and not dl.over()) and "search" in steps:
-            best, optimal = _search_on(s, dl.limit(0.95), best, rep, first.bound)
+            if tie_breaks and helper is not None:
+                helper.stop()  # the checks cut points, met already: its core goes to the search
+            best, optimal = _search_on(s, dl.limit(0.95), best, rep, first.bound,
+                                       1 if helper is not None and not helper.over else processes)
             proved_by = "search" if optimal else None
         r = make_result(state, best[1], proved_by is not None, "model", dl.elapsed(),
                         notes=["model skipped (a full turn on a large map; see model_fits)",
@@ -348,7 +353,7 @@ def _solve_model(state: GameState, s: GameState, dl: Deadline, rep: Reporter, ve
     proved = _proved(s, tm, best[0], bound, ub, dl)
     by = "model" if proved else None
     if not proved and not dl.over() and "search" in steps:  # the rest: branch and bound
-        best, optimal = _search_on(s, dl.limit(0.9), best, rep, first.bound)
+        best, optimal = _search_on(s, dl.limit(0.9), best, rep, first.bound, processes)
         by = "search" if optimal else None
         proved = optimal or _proved(s, tm, best[0], bound, ub, dl)
         by = by or ("model" if proved else None)
@@ -361,12 +366,14 @@ def _solve_model(state: GameState, s: GameState, dl: Deadline, rep: Reporter, ve
 
 
 def _search_on(s: GameState, limit: float | None, best: tuple[Outcome, list[Action]],
-               rep: Reporter, bound: int | None) -> tuple[tuple[Outcome, list[Action]], bool]:
+               rep: Reporter, bound: int | None, processes: int = 1
+               ) -> tuple[tuple[Outcome, list[Action]], bool]:
     """Branch and bound from the best line within ``limit`` (``bound``: the recipe engine's,
     the root's): the better line, and whether the search finished (a proof)."""
     from analysis.solver.bnb import solve_bnb
 
-    r = solve_bnb(s, limit, incumbent=best, engine="model", report=rep, bound=bound)
+    r = solve_bnb(s, limit, incumbent=best, engine="model", report=rep, bound=bound,
+                  processes=processes)
     o = replay(s, r.line)[0]
     return ((o, r.line) if o > best[0] else best), r.optimal
 

@@ -1,0 +1,307 @@
+"""Branch and bound on two cores (issue 21: every core at work).
+
+Branch and bound is Python, one core; on the mini-map puzzles it is most of a solve (pond-17,
+full-turn-02: 1–2 s). Here a second process searches beside it. Both walk the same tree in the
+same order (the same position, the actions sorted by their text) and *claim* each action of a
+shared node from a counter before searching it, so each is searched by exactly one of them.
+The roots are shared; every action a process claims there, and below it down to
+``SHARE_DEPTH`` actions, is published as a node of its own, whose actions are claimed in turn:
+a process that has run out of work *steals* the other's published node nearest a root with
+actions left, goes down to it and claims from there (work stealing, as in parallel game-tree
+search). The counters live in a small unnamed file mapped into both (``Claims``, locked for
+each step). Each process has its own transposition table. A better line found by either is
+sent to the other at once (one line of text on a pipe) and replayed there.
+
+The helper is a plain ``python -m analysis.solver.split`` (as ``helper.py``: no fork of the
+app's threads, no second run of the caller's main module), started only once a search has run
+for ``bnb.START_AFTER`` seconds (most searches end sooner), with the position (notation.md's
+JSON), the best line and the root's bound on its stdin and the claims' file inherited. The
+answer is proved only when both searches finished (or a line meets the root's bound, or the
+first process claimed everything itself); a helper that fails, dies or is late leaves the best
+line standing, unproved.
+"""
+
+from __future__ import annotations
+
+import atexit
+import fcntl
+import json
+import mmap
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import weakref
+from typing import IO, Any, ClassVar
+
+from core.actions import Action, actions_text, parse_actions
+from core.state import GameState
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+ROOTS = 2  # the search's roots (without and with the token, R7): a counter each
+SHARE_DEPTH = 4  # nodes up to this many actions below a root are shared (entries)
+ENTRIES = 4096  # entries at most (then the nodes below are searched alone)
+_Q = struct.Struct("<q")
+_IDLE = ROOTS  # two slots: each process's flag, set while it has nothing to search
+_COUNT = ROOTS + 2  # how many entries
+_FIRST = ROOTS + 3  # then the entries: state, counter, count, publisher, root, depth, path
+_SIZE = 6 + SHARE_DEPTH
+OPEN, CLOSED = 1, 2
+
+
+class Claims:
+    """What the two processes share, in a small file mapped into both (8-byte slots; each step
+    under the file's lock): a counter per root and per *entry* — a node one process searches
+    whose actions the other may claim too (it *steals* the node). ``take(slot)`` returns the
+    next index of that counter not taken yet, by either: each index exactly once."""
+
+    def __init__(self, fd: int | None = None) -> None:
+        size = _Q.size * (_FIRST + _SIZE * ENTRIES)
+        if fd is None:  # a file with no name: nothing is left behind, however a process ends
+            fd, path = tempfile.mkstemp(prefix="kraton-claims-")
+            os.unlink(path)
+            os.ftruncate(fd, size)
+        self.fd = fd  # the helper inherits it (``SearchHelper``)
+        self._map = mmap.mmap(fd, size)
+
+    def _get(self, slot: int) -> int:
+        return int(_Q.unpack_from(self._map, slot * _Q.size)[0])
+
+    def _put(self, slot: int, value: int) -> None:
+        _Q.pack_into(self._map, slot * _Q.size, value)
+
+    def take(self, slot: int) -> int:
+        with _Lock(self.fd):
+            n = self._get(slot)
+            self._put(slot, n + 1)
+        return n
+
+    def publish(self, me: int, root: int, path: tuple[int, ...]) -> int | None:
+        """Offer the node reached by action indices ``path`` from root ``root`` (``me`` searches
+        it): the counter slot its actions are claimed from (None: no room, or too deep)."""
+        if len(path) > SHARE_DEPTH:
+            return None
+        with _Lock(self.fd):
+            n = self._get(_COUNT)
+            if n >= ENTRIES:
+                return None
+            at = _FIRST + _SIZE * n
+            for k, v in enumerate((OPEN, 0, -1, me, root, len(path), *path)):
+                self._put(at + k, v)
+            self._put(_COUNT, n + 1)
+        return at + 1
+
+    def count(self, counter: int, n: int) -> None:
+        """The entry's node has ``n`` actions (once its searcher knows): a steal looks no
+        further once they are all taken."""
+        with _Lock(self.fd):
+            self._put(counter + 1, n)
+
+    def close_entry(self, counter: int) -> None:
+        """Its publisher has left the node: nothing more to steal there."""
+        with _Lock(self.fd):
+            self._put(counter - 1, CLOSED)
+
+    def steal(self, me: int, tried: set[int]) -> tuple[int, int, tuple[int, ...]] | None:
+        """The other process's open entry nearest a root with actions not yet taken, as
+        (counter slot, root, path), but those ``tried`` already; None (and ``me`` marked idle)
+        where there is none."""
+        with _Lock(self.fd):
+            found: tuple[int, int, tuple[int, ...]] | None = None
+            for n in range(self._get(_COUNT)):
+                at = _FIRST + _SIZE * n
+                if self._get(at) != OPEN or self._get(at + 3) == me or at + 1 in tried:
+                    continue
+                taken, total = self._get(at + 1), self._get(at + 2)
+                depth = self._get(at + 5)
+                if (total < 0 or taken < total) and (found is None or depth < len(found[2])):
+                    path = tuple(self._get(at + 6 + k) for k in range(depth))
+                    found = (at + 1, self._get(at + 4), path)
+            self._put(_IDLE + me, int(found is None))
+        return found
+
+    def idle(self, who: int) -> bool:
+        return bool(self._get(_IDLE + who))
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            self._map.close()
+            os.close(self.fd)
+            self.fd = -1
+
+
+class _Lock:
+    """The file's POSIX record lock: held per process (the helper shares the parent's open
+    file, so ``flock``, held per open file, would not keep them apart)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def __enter__(self) -> None:
+        fcntl.lockf(self.fd, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc: object) -> None:
+        fcntl.lockf(self.fd, fcntl.LOCK_UN)
+
+
+class Partner:
+    """What a search tells the other process and hears from it: the root's claims, each better
+    line (as text) both ways. ``out`` None: nobody to talk to yet (the helper not started)."""
+
+    def __init__(self, claims: Claims, out: IO[str] | None, me: int = 0) -> None:
+        self.claims = claims
+        self.me = me  # 0: the process that started the search, 1: its helper
+        self.out = out
+        self.heard: str | None = None  # the other's last better line, set by a reader thread
+        self._held: dict[int, int] = {}
+        self.skipped = 0  # root actions left to the other process
+
+    def mine(self, slot: int, i: int) -> bool:
+        """Whether this process searches action ``i`` of the node counted in ``slot``: called
+        for every ``i`` in order (those it skips included), it claims the next free index once
+        past its own."""
+        held = self._held.get(slot, -1)
+        while held < i:
+            held = self.claims.take(slot)
+        self._held[slot] = held
+        if held == i:
+            return True
+        self.skipped += 1
+        return False
+
+    def tell(self, line: list[Action]) -> None:
+        if self.out is None:
+            return
+        try:
+            self.out.write(f"best {actions_text(line)}\n")
+            self.out.flush()
+        except (OSError, ValueError):
+            self.out = None  # the other has ended: nobody to tell
+
+    def take_heard(self) -> list[Action] | None:
+        text, self.heard = self.heard, None
+        if text is None:
+            return None
+        try:
+            return parse_actions(text)
+        except ValueError:
+            return None
+
+
+class SearchHelper:
+    """The second process of a branch and bound: searches the actions it claims."""
+
+    command: ClassVar[list[str]] = [sys.executable, "-m", "analysis.solver.split"]  # + fd, seconds
+
+    def __init__(self, s: GameState, partner: Partner, line: list[Action], bound: int,
+                 seconds: float | None) -> None:
+        from core.position import position_to_dict
+
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH")) if p)
+        self._process = subprocess.Popen(
+            [*self.command, str(partner.claims.fd), "" if seconds is None else f"{seconds:.3f}"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=env, text=True, pass_fds=(partner.claims.fd,))
+        self.partner = partner
+        self.done: dict[str, Any] | None = None  # its last word: {"line", "finished"}
+        self.over = False
+        self._first = json.dumps({"position": position_to_dict(s), "line": actions_text(line),
+                                  "bound": bound})
+        self._reader = threading.Thread(target=self._talk, name="kraton-split", daemon=True)
+        self._reader.start()
+        _LIVE.add(self)
+
+    def _talk(self) -> None:
+        """Send the position, then read what the helper says (in a thread: a pipe the helper
+        has not started reading, while Python starts, must not hold up the search). Better
+        lines are sent to it (``Partner.tell``) once the position is."""
+        p = self._process
+        assert p.stdin is not None and p.stdout is not None
+        try:
+            p.stdin.write(self._first + "\n")
+            p.stdin.flush()
+            if not self.over:
+                self.partner.out = p.stdin
+            for row in p.stdout:
+                kind, _, rest = row.rstrip("\n").partition(" ")
+                if kind == "best":
+                    self.partner.heard = rest
+                elif kind == "done":
+                    self.done = json.loads(rest)
+        except (OSError, ValueError):
+            pass
+
+    def wait(self, seconds: float | None) -> dict[str, Any] | None:
+        """The helper's last word, waiting up to ``seconds`` (None: until it ends)."""
+        self._reader.join(seconds)
+        return self.done if not self._reader.is_alive() else None
+
+    def ended(self) -> bool:
+        """Its output is closed: it has said all it will (``done``, or nothing where it failed)."""
+        return not self._reader.is_alive()
+
+    def stop(self) -> None:
+        self.over = True
+        self.partner.out = None
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait()
+        self._reader.join(1.0)
+        for pipe in (self._process.stdin, self._process.stdout):
+            if pipe is not None:
+                try:
+                    pipe.close()
+                except OSError:
+                    pass
+
+
+_LIVE: weakref.WeakSet[SearchHelper] = weakref.WeakSet()
+
+
+@atexit.register
+def _stop_all() -> None:
+    """At exit, end the helpers of searches cut short (the app quit in the middle of a solve)."""
+    for helper in list(_LIVE):
+        if not helper.over:
+            helper.stop()
+
+
+def _read_lines(partner: Partner) -> None:
+    """In the helper: the parent's better lines, as they come, until it closes the pipe."""
+    for row in sys.stdin:
+        kind, _, rest = row.rstrip("\n").partition(" ")
+        if kind == "best":
+            partner.heard = rest
+
+
+def main(argv: list[str]) -> int:
+    """``python -m analysis.solver.split FD [SECONDS]``: the claims' file (inherited), the position, the best line and
+    the bound as one JSON line on stdin, then better lines; better lines and ``done`` out."""
+    from analysis.solver.bnb import solve_bnb
+    from analysis.solver.common import replay
+    from core.position import position_from_dict
+
+    try:
+        seconds = float(argv[1]) if len(argv) > 1 and argv[1] else None
+        first = json.loads(sys.stdin.readline())
+        s = position_from_dict(first["position"])
+        line = parse_actions(first["line"])
+        partner = Partner(Claims(int(argv[0])), sys.stdout, 1)
+        threading.Thread(target=_read_lines, args=(partner,), daemon=True).start()
+        r = solve_bnb(s, seconds, incumbent=(replay(s, line)[0], line), bound=int(first["bound"]),
+                      partner=partner)
+        print("done " + json.dumps({"line": actions_text(r.line), "finished": r.optimal}),
+              flush=True)
+    except Exception:  # noqa: BLE001 - no answer is the answer: the parent's stays unproved
+        return 1
+    return 0
+
+
+__all__ = ["Claims", "Partner", "SearchHelper"]
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

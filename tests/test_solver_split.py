@@ -1,0 +1,187 @@
+"""Branch and bound in two processes (``analysis/solver/split.py``, issue 21: every core at
+work): the shared claims hand each action to exactly one process, the two together give the
+one process's answer and proof, a second process that dies leaves the answer unproved, and
+nothing is left behind (no process, no file)."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from analysis.solver import bnb, split
+from analysis.solver.common import replay
+from analysis.solver.split import ROOTS, Claims, Partner
+from puzzles.loader import load_puzzle
+from tests.test_solver_bound import position
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# A second process that claims three of the root's actions and dies without a word.
+DIES = ("import sys; from analysis.solver.split import Claims; c = Claims(int(sys.argv[1])); "
+        "[c.take(0) for _ in range(3)]")
+CLAIM = ("import sys; from analysis.solver.split import Claims; c = Claims(int(sys.argv[1])); "
+         "print(' '.join(str(c.take(0)) for _ in range(int(sys.argv[2]))))")
+
+
+def split_children() -> int:
+    """Second processes of this one still running (Linux's /proc; 0 where there is none)."""
+    n = 0
+    for pid in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read()
+        except (OSError, ValueError, IndexError):
+            continue
+        n += ppid == os.getpid() and b"analysis.solver.split" in cmd
+    return n
+
+
+def test_two_processes_claiming_at_once_take_each_index_exactly_once() -> None:
+    c = Claims()
+    try:
+        env = dict(os.environ, PYTHONPATH=split.ROOT)
+        procs = [subprocess.Popen([sys.executable, "-c", CLAIM, str(c.fd), "400"], env=env,
+                                  stdout=subprocess.PIPE, text=True, pass_fds=(c.fd,))
+                 for _ in range(2)]
+        mine = [c.take(0) for _ in range(200)]
+        theirs = [p.communicate(timeout=60)[0].split() for p in procs]
+        got = sorted(mine + [int(x) for out in theirs for x in out])
+        assert got == list(range(1000))
+        assert c.take(1) == 0  # each root its own counter
+    finally:
+        c.close()
+
+
+def test_a_claim_waits_while_the_other_process_holds_the_lock() -> None:
+    """The helper inherits the parent's open file: the lock must still keep them apart."""
+    c = Claims()
+    try:
+        env = dict(os.environ, PYTHONPATH=split.ROOT)
+        with split._Lock(c.fd):
+            p = subprocess.Popen([sys.executable, "-c", CLAIM, str(c.fd), "1"], env=env,
+                                 stdout=subprocess.PIPE, text=True, pass_fds=(c.fd,))
+            with pytest.raises(subprocess.TimeoutExpired):
+                p.wait(timeout=1.5)  # Python starts well within this: it waits for the lock
+        assert p.communicate(timeout=60)[0].split() == ["0"]
+    finally:
+        c.close()
+
+
+def test_a_steal_takes_the_other_process_node_nearest_a_root_with_actions_left() -> None:
+    c = Claims()
+    try:
+        deep = c.publish(0, 1, (3, 2))
+        near = c.publish(0, 0, (5,))
+        assert deep is not None and near is not None
+        assert c.publish(0, 0, (1,) * (split.SHARE_DEPTH + 1)) is None  # too deep: alone
+        assert c.steal(0, set()) is None and c.idle(0)  # its own nodes are not stolen
+        assert c.steal(1, set()) == (near, 0, (5,)) and not c.idle(1)
+        c.count(near, 2)
+        c.take(near), c.take(near)
+        assert c.steal(1, set()) == (deep, 1, (3, 2))  # every action of the nearer one taken
+        assert c.steal(1, {deep}) is None and c.idle(1)  # tried already
+        c.close_entry(deep)
+        assert c.steal(1, set()) is None
+    finally:
+        c.close()
+
+
+def test_a_partner_searches_the_indices_it_claims_and_counts_those_it_leaves() -> None:
+    c = Claims()
+    try:
+        p = Partner(c, None)
+        assert p.mine(0, 0)
+        assert c.take(0) == 1  # the other process takes index 1
+        assert not p.mine(0, 1) and p.mine(0, 2)
+        assert p.skipped == 1
+    finally:
+        c.close()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_r7_r38_branch_and_bound_in_two_processes_gives_the_one_process_answer(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random positions on the mini maps with 3 AP: the same points, handed points, AP and
+    token (the objective and its tie-breaks), both proved; the second process started at once."""
+    monkeypatch.setattr(bnb, "START_AFTER", 0.0)
+    s = position(seed, 3)
+    one = bnb.solve_bnb(s, 60)
+    two = bnb.solve_bnb(s, 60, processes=2)
+    assert one.optimal and two.optimal
+    assert (two.best, two.handed, two.ap_spent, two.token_used) == (
+        one.best, one.handed, one.ap_spent, one.token_used), (seed, one.line_text, two.line_text)
+    assert replay(s, two.line)[0].points == two.best
+    assert split_children() == 0
+
+
+def slow_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This process's bound 5 ms slower at every node (the second process's is not): the
+    second one, started at once, has time to claim actions however loaded the machine."""
+    plain = bnb.upper_bound
+
+    def slow(*args: object, **kw: object) -> int:
+        time.sleep(0.005)
+        return plain(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bnb, "upper_bound", slow)
+    monkeypatch.setattr(bnb, "START_AFTER", 0.0)
+
+
+def test_the_second_process_searches_part_of_a_puzzle_and_both_prove_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    slow_here(monkeypatch)
+    p = load_puzzle(os.path.join(HERE, "..", "puzzles", "pond-31.json"))
+    r = bnb.solve_bnb(p.state, 60, processes=2)
+    assert r.optimal and r.best == p.best
+    note = next(n for n in r.notes if "two processes" in n)
+    assert int(note.split(": ")[1].split()[0]) > 0  # actions the second one searched
+
+
+def test_a_second_process_that_dies_leaves_the_answer_unproved(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """It claims three of the root's actions and ends without searching them: the line found
+    stands, replayed, but nothing is proved."""
+    slow_here(monkeypatch)
+    monkeypatch.setattr(split.SearchHelper, "command", [sys.executable, "-c", DIES])
+    monkeypatch.setenv("PYTHONPATH", split.ROOT)
+    p = load_puzzle(os.path.join(HERE, "..", "puzzles", "pond-31.json"))
+    r = bnb.solve_bnb(p.state, 60, processes=2)
+    assert not r.optimal and r.proved_by is None
+    assert replay(p.state, r.line)[0].points == r.best
+    assert split_children() == 0
+
+
+def test_one_process_stays_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[str] = []
+    monkeypatch.setattr(split.Claims, "__init__", lambda self, fd=None: made.append("claims"))
+    monkeypatch.setattr(bnb, "START_AFTER", 0.0)
+    r = bnb.solve_bnb(position(1, 2), 60)
+    assert r.optimal and not made and not any("two processes" in n for n in r.notes)
+
+
+def test_the_second_process_with_input_it_cannot_read_answers_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    c = Claims()
+    try:
+        monkeypatch.setattr(sys, "stdin", io.StringIO("{not json\n"))
+        out = io.StringIO()
+        monkeypatch.setattr(sys, "stdout", out)
+        assert split.main([str(c.fd), "1"]) == 1
+        assert out.getvalue() == ""
+    finally:
+        c.close()
+
+
+def test_the_claims_file_holds_the_roots_counters_first() -> None:
+    c = Claims()
+    try:
+        assert [c.take(r) for r in range(ROOTS)] == [0] * ROOTS
+        assert c.publish(0, 0, ()) is not None
+    finally:
+        c.close()
