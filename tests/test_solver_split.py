@@ -104,29 +104,39 @@ def test_a_partner_searches_the_indices_it_claims_and_counts_those_it_leaves() -
         c.close()
 
 
+def helped(notes: list[str]) -> int:
+    """The actions the second process searched, from the result's note (0: none, or none
+    started)."""
+    note = next((n for n in notes if "two processes" in n), None)
+    return 0 if note is None else int(note.split(": ")[1].split()[0])
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_r7_r38_branch_and_bound_in_two_processes_gives_the_one_process_answer(
         seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Random positions on the mini maps with 3 AP: the same points, handed points, AP and
-    token (the objective and its tie-breaks), both proved; the second process started at once."""
-    monkeypatch.setattr(bnb, "START_AFTER", 0.0)
+    """Random positions on the mini maps with 3 AP (the token spent by hand: a state no
+    position file would carry, so the second process is sent the state itself): the same
+    points, handed points, AP and token (the objective and its tie-breaks), both proved, with
+    the second process searching part of the tree."""
     s = position(seed, 3)
     one = bnb.solve_bnb(s, 60)
+    slow_here(monkeypatch, 0.02)  # 20 nodes: 0.4 s at least, for a helper that starts in 0.2 s
     two = bnb.solve_bnb(s, 60, processes=2)
     assert one.optimal and two.optimal
     assert (two.best, two.handed, two.ap_spent, two.token_used) == (
         one.best, one.handed, one.ap_spent, one.token_used), (seed, one.line_text, two.line_text)
     assert replay(s, two.line)[0].points == two.best
+    assert one.nodes < 20 or helped(two.notes) > 0
     assert split_children() == 0
 
 
-def slow_here(monkeypatch: pytest.MonkeyPatch) -> None:
-    """This process's bound 5 ms slower at every node (the second process's is not): the
-    second one, started at once, has time to claim actions however loaded the machine."""
+def slow_here(monkeypatch: pytest.MonkeyPatch, seconds: float = 0.005) -> None:
+    """This process's bound ``seconds`` slower at every node (the second process's is not):
+    the second one, started at once, has time to claim actions however loaded the machine."""
     plain = bnb.upper_bound
 
     def slow(*args: object, **kw: object) -> int:
-        time.sleep(0.005)
+        time.sleep(seconds)
         return plain(*args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(bnb, "upper_bound", slow)
@@ -139,8 +149,7 @@ def test_the_second_process_searches_part_of_a_puzzle_and_both_prove_it(
     p = load_puzzle(os.path.join(HERE, "..", "puzzles", "pond-31.json"))
     r = bnb.solve_bnb(p.state, 60, processes=2)
     assert r.optimal and r.best == p.best
-    note = next(n for n in r.notes if "two processes" in n)
-    assert int(note.split(": ")[1].split()[0]) > 0  # actions the second one searched
+    assert helped(r.notes) > 0
 
 
 def test_a_second_process_that_dies_leaves_the_answer_unproved(
@@ -176,6 +185,43 @@ def test_the_second_process_with_input_it_cannot_read_answers_nothing(
         assert out.getvalue() == ""
     finally:
         c.close()
+
+
+def test_the_shared_table_keeps_the_outcome_each_state_was_last_reached_with() -> None:
+    c = Claims()
+    try:
+        assert c.seen(12345) is None
+        c.saw(12345, (3, 0, -2, -1))
+        assert c.seen(12345) == (3, 0, -2, -1)
+        c.saw(12345, (5, -1, -4, 0))
+        assert c.seen(12345) == (5, -1, -4, 0)
+        clash = 12345 + split.TABLE_SLOTS  # the same first slot: the next one is probed
+        c.saw(clash, (1, 0, 0, 0))
+        assert c.seen(clash) == (1, 0, 0, 0) and c.seen(12345) == (5, -1, -4, 0)
+        for k in range(2, split.PROBES + 2):  # a full probe overwrites the first slot
+            c.saw(12345 + k * split.TABLE_SLOTS, (k, 0, 0, 0))
+        assert c.seen(12345) is None
+    finally:
+        c.close()
+
+
+def test_a_state_hashes_alike_in_every_process() -> None:
+    """Python's ``hash`` of a string changes from process to process; the shared table's may
+    not. The pending free moves are a set: their order may not count either."""
+    from analysis.solver.split import state_hash
+
+    s = position(3, 3)
+    from analysis.solver.common import KeyMaker
+
+    board = KeyMaker(s)(s)
+    key = (board, frozenset({(5, 9), (2, 7)}))
+    code = ("import sys; from analysis.solver.split import state_hash; "
+            f"print(state_hash(({board!r}, frozenset({{(2, 7), (5, 9)}}))))")
+    for seed in ("1", "2"):
+        env = dict(os.environ, PYTHONPATH=split.ROOT, PYTHONHASHSEED=seed)
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True, check=True).stdout
+        assert int(out) == state_hash(key) > 0
 
 
 def test_the_claims_file_holds_the_roots_counters_first() -> None:

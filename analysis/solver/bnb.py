@@ -257,6 +257,8 @@ class _BnB:
         if prev is not None and prev >= acc:
             return
         self.seen[key] = acc
+        if self.partner is not None and claims is None and not self._shared(key, acc):
+            return  # the other process searches on from this state (``split.py``)
         self.nodes += 1
         owed = s.obligation_pending()
         if not pending or owed:  # pending moves matter to nothing at the end (freemoves.py)
@@ -297,6 +299,21 @@ class _BnB:
                 s.pop()
                 if partner is not None and entry is not None:
                     partner.claims.close_entry(entry)
+
+    def _shared(self, key: tuple[object, ...], acc: Outcome) -> bool:
+        """Whether to search on from the state ``key``: not where the other process has
+        reached it with as much or more (it searches on from there, and the answer is proved
+        only when it has finished). The nodes whose actions are shared (``claims``) are not
+        asked: both processes search them, each its own actions."""
+        from analysis.solver.split import state_hash
+
+        assert self.partner is not None
+        h = state_hash(key)
+        other = self.partner.claims.seen(h)
+        if other is not None and Outcome(*other) >= acc:
+            return False
+        self.partner.claims.saw(h, acc)
+        return True
 
     def _actions(self, s: GameState, canonical: bool) -> list[Action]:
         """The actions searched from ``s``: the token, draws and festivals are the roots' and the

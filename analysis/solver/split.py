@@ -14,8 +14,10 @@ sent to the other at once (one line of text on a pipe) and replayed there.
 
 The helper is a plain ``python -m analysis.solver.split`` (as ``helper.py``: no fork of the
 app's threads, no second run of the caller's main module), started only once a search has run
-for ``bnb.START_AFTER`` seconds (most searches end sooner), with the position (notation.md's
-JSON), the best line and the root's bound on its stdin and the claims' file inherited. The
+for ``bnb.START_AFTER`` seconds (most searches end sooner), with the state (pickled: the very
+state, which a position file might not carry, e.g. a test's token spent by hand, and no checks
+to pass again), the best line and the root's bound on its stdin and the claims' file
+inherited. The
 answer is proved only when both searches finished (or a line meets the root's bound, or the
 first process claimed everything itself); a helper that fails, dies or is late leaves the best
 line standing, unproved.
@@ -24,10 +26,13 @@ line standing, unproved.
 from __future__ import annotations
 
 import atexit
+import base64
 import fcntl
+import hashlib
 import json
 import mmap
 import os
+import pickle
 import struct
 import subprocess
 import sys
@@ -49,6 +54,10 @@ _IDLE = ROOTS  # two slots: each process's flag, set while it has nothing to sea
 _COUNT = ROOTS + 2  # how many entries
 _FIRST = ROOTS + 3  # then the entries: state, counter, count, publisher, root, depth, path
 _SIZE = 6 + SHARE_DEPTH
+_TABLE = _FIRST + _SIZE * ENTRIES  # then the shared table: (state hash, outcome) pairs
+TABLE_SLOTS = 1 << 16  # states the two share at most (1 MB); a full probe overwrites
+PROBES = 8
+_OUT = struct.Struct("<hhhh")  # an outcome packed into one slot: points, handed, AP, token
 OPEN, CLOSED = 1, 2
 
 
@@ -59,7 +68,7 @@ class Claims:
     next index of that counter not taken yet, by either: each index exactly once."""
 
     def __init__(self, fd: int | None = None) -> None:
-        size = _Q.size * (_FIRST + _SIZE * ENTRIES)
+        size = _Q.size * (_TABLE + 2 * TABLE_SLOTS)
         if fd is None:  # a file with no name: nothing is left behind, however a process ends
             fd, path = tempfile.mkstemp(prefix="kraton-claims-")
             os.unlink(path)
@@ -126,11 +135,47 @@ class Claims:
     def idle(self, who: int) -> bool:
         return bool(self._get(_IDLE + who))
 
+    def seen(self, h: int) -> tuple[int, ...] | None:
+        """The outcome so far with which either process last reached the state hashed ``h``
+        (``state_hash``), None if neither did (or it was overwritten)."""
+        with _Lock(self.fd):
+            for k in range(PROBES):
+                at = _TABLE + 2 * ((h + k) % TABLE_SLOTS)
+                got = self._get(at)
+                if got == h:
+                    return _OUT.unpack(_Q.pack(self._get(at + 1)))
+                if got == 0:
+                    return None
+        return None
+
+    def saw(self, h: int, acc: tuple[int, ...]) -> None:
+        """This process reaches the state hashed ``h`` with ``acc`` and searches on from it."""
+        value = _Q.unpack(_OUT.pack(*acc))[0]
+        with _Lock(self.fd):
+            for k in range(PROBES):
+                at = _TABLE + 2 * ((h + k) % TABLE_SLOTS)
+                if self._get(at) in (h, 0):
+                    break
+            else:
+                at = _TABLE + 2 * (h % TABLE_SLOTS)
+            self._put(at, h)
+            self._put(at + 1, value)
+
     def close(self) -> None:
         if self.fd >= 0:
             self._map.close()
             os.close(self.fd)
             self.fd = -1
+
+
+def state_hash(key: tuple[object, ...]) -> int:
+    """A state's key as 63 bits that both processes compute alike (Python's own ``hash`` of a
+    string differs from process to process), never 0 (an empty slot). Two states share a hash
+    with odds of about 1 in 2**63 a pair."""
+    board, pending = key
+    text = repr((board, sorted(pending)))  # type: ignore[call-overload]
+    h = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little") >> 1
+    return h or 1
 
 
 class _Lock:
@@ -198,8 +243,6 @@ class SearchHelper:
 
     def __init__(self, s: GameState, partner: Partner, line: list[Action], bound: int,
                  seconds: float | None) -> None:
-        from core.position import position_to_dict
-
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH")) if p)
         self._process = subprocess.Popen(
@@ -209,8 +252,8 @@ class SearchHelper:
         self.partner = partner
         self.done: dict[str, Any] | None = None  # its last word: {"line", "finished"}
         self.over = False
-        self._first = json.dumps({"position": position_to_dict(s), "line": actions_text(line),
-                                  "bound": bound})
+        state = base64.b64encode(pickle.dumps(s)).decode("ascii")
+        self._first = json.dumps({"state": state, "line": actions_text(line), "bound": bound})
         self._reader = threading.Thread(target=self._talk, name="kraton-split", daemon=True)
         self._reader.start()
         _LIVE.add(self)
@@ -283,12 +326,13 @@ def main(argv: list[str]) -> int:
     the bound as one JSON line on stdin, then better lines; better lines and ``done`` out."""
     from analysis.solver.bnb import solve_bnb
     from analysis.solver.common import replay
-    from core.position import position_from_dict
 
     try:
         seconds = float(argv[1]) if len(argv) > 1 and argv[1] else None
         first = json.loads(sys.stdin.readline())
-        s = position_from_dict(first["position"])
+        s = pickle.loads(base64.b64decode(first["state"]))  # from the parent, which started it
+        if not isinstance(s, GameState):
+            return 1
         line = parse_actions(first["line"])
         partner = Partner(Claims(int(argv[0])), sys.stdout, 1)
         threading.Thread(target=_read_lines, args=(partner,), daemon=True).start()
