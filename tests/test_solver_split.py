@@ -231,3 +231,26 @@ def test_the_claims_file_holds_the_roots_counters_first() -> None:
         assert c.publish(0, 0, ()) is not None
     finally:
         c.close()
+
+
+def test_a_helper_started_ahead_takes_its_part_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``split.warm`` (the model engine calls it at the start of a solve): the search gives it
+    its part from the first node, without waiting ``START_AFTER``."""
+    slow_here(monkeypatch)
+    monkeypatch.setattr(bnb, "START_AFTER", 100.0)
+    split.warm()
+    spare = split._SPARE[0]
+    p = load_puzzle(os.path.join(HERE, "..", "puzzles", "pond-31.json"))
+    r = bnb.solve_bnb(p.state, 60, processes=2)
+    assert r.optimal and r.best == p.best and helped(r.notes) > 0
+    assert not split._SPARE and spare.over  # taken, and ended with the search
+    assert split_children() == 0
+
+
+def test_a_solve_ends_the_helper_it_started_ahead_when_no_search_needs_it() -> None:
+    from analysis.solver.model import solve_model
+
+    p = load_puzzle(os.path.join(HERE, "..", "puzzles", "one-ap-01.json"))
+    r = solve_model(p.state, 10, processes=2)  # the recipe engine proves it: no search
+    assert r.optimal and r.best == p.best
+    assert not split._SPARE and split_children() == 0

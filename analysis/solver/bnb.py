@@ -224,6 +224,7 @@ class _BnB:
         self.partner = partner
         self.start_at: float | None = None
         self.helper: SearchHelper | None = None
+        self.spare: SearchHelper | None = None  # started ahead, given the search at the start
         self.roots: list[tuple[Outcome, list[Action]]] = []  # set by ``solve_bnb``
         self.tried: set[int] = set()  # the other's nodes this one has stolen
 
@@ -447,18 +448,23 @@ class _BnB:
             self.settle()
 
     def _start_helper(self) -> None:
+        """Give the second process its search: the one started ahead (``split.warm``), else
+        one started now."""
         from analysis.solver.split import SearchHelper
 
         assert self.partner is not None
         self.start_at = None
         left = self.deadline.left()
-        if left is not None and left < 2 * START_AFTER:
-            return
+        if self.spare is None and left is not None and left < 2 * START_AFTER:
+            return  # too late for a start of its own (~0.1 s)
+        helper, self.spare = self.spare, None
         try:
-            self.helper = SearchHelper(self.root, self.partner, self.line or fallback_line(self.root),
-                                       self.root_bound(), left)
+            helper = helper or SearchHelper(self.partner.claims)
         except OSError:  # no process to be had: this one searches on alone
-            self.helper = None
+            return
+        helper.begin(self.partner, self.root, self.line or fallback_line(self.root),
+                     self.root_bound(), left)
+        self.helper = helper
 
 
 def solve_bnb(state: GameState, time_limit: float | None = None,
@@ -475,14 +481,16 @@ def solve_bnb(state: GameState, time_limit: float | None = None,
     s = state.copy()
     if sys.getrecursionlimit() < DEPTH:
         sys.setrecursionlimit(DEPTH)  # chains of free moves (see the module docstring)
-    own = partner is None and processes >= 2 and _split_available()
+    own = partner is None and processes >= 2 and split_available()
     if own:
-        from analysis.solver.split import Claims, Partner
+        from analysis.solver.split import Claims, Partner, take_spare
 
-        partner = Partner(Claims(), None)
+        spare = take_spare()
+        partner = Partner(Claims() if spare is None else spare.claims, None)
     b = _BnB(s, dl, incumbent, report, bound, partner)
     if own:
-        b.start_at = dl.start + START_AFTER
+        b.spare = spare  # ready: it takes its part from the first node
+        b.start_at = dl.start + (START_AFTER if spare is None else 0.0)
     root_ub = b.root_bound()
     if b.report.bound is None:  # shown from the start to whoever is watching
         b.report(bound=root_ub)
@@ -507,6 +515,8 @@ def solve_bnb(state: GameState, time_limit: float | None = None,
     if own:
         assert partner is not None
         finished = _joined(b, dl, finished)
+        if b.spare is not None:
+            b.spare.stop()  # never given its search
         partner.claims.close()
     line = b.line or fallback_line(s)
     r = make_result(state, line, optimal=finished, engine=engine,
@@ -524,7 +534,8 @@ def solve_bnb(state: GameState, time_limit: float | None = None,
 START_AFTER = 0.08  # seconds of search before a second process is worth its start (~0.15 s)
 
 
-def _split_available() -> bool:
+def split_available() -> bool:
+    """Whether branch and bound may run in two processes here (the claims lock a file: POSIX)."""
     try:
         import fcntl  # noqa: F401 - the claims' lock (POSIX)
     except ImportError:

@@ -275,16 +275,25 @@ def solve_model(state: GameState, time_limit: float | None = None,
     bound of a busy turn comes from the recipe engine, or ``bound.upper_bound`` without it.
     With ``processes`` ≥ 2, a busy turn's cities are checked from the start in a second
     process (``helper.ChecksHelper``), and the bound uses the checks once they are back."""
+    from analysis.solver.bnb import split_available
+
     dl = Deadline(time_limit)
     rep = report if report is not None else Reporter(None, "model")
     s = state.copy()
     fits = model_fits(s)
     helper = _helper(s, dl, fits, steps, processes)
+    spare = processes >= 2 and "search" in steps and split_available()
+    if spare:
+        from analysis.solver import split
+
+        split.warm()  # branch and bound's second process, ready when the search begins
     try:
         return _solve_model(state, s, dl, rep, verbose, steps, fits, helper, processes)
     finally:
         if helper is not None:
             helper.stop()
+        if spare:
+            split.cool()
 
 
 HELPER_LEAST = 3.0  # seconds of limit below which a busy turn's solve starts no helper

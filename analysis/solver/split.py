@@ -237,42 +237,52 @@ class Partner:
 
 
 class SearchHelper:
-    """The second process of a branch and bound: searches the actions it claims."""
+    """The second process of a branch and bound: searches the actions it claims. Started
+    (``__init__``: Python and the solver's imports, ~0.1 s) before it is given its search
+    (``begin``), so that it may be started ahead (``warm``)."""
 
-    command: ClassVar[list[str]] = [sys.executable, "-m", "analysis.solver.split"]  # + fd, seconds
+    command: ClassVar[list[str]] = [sys.executable, "-m", "analysis.solver.split"]  # + fd
 
-    def __init__(self, s: GameState, partner: Partner, line: list[Action], bound: int,
-                 seconds: float | None) -> None:
+    def __init__(self, claims: Claims | None = None) -> None:
+        self.claims = claims or Claims()
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH")) if p)
         self._process = subprocess.Popen(
-            [*self.command, str(partner.claims.fd), "" if seconds is None else f"{seconds:.3f}"],
+            [*self.command, str(self.claims.fd)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=env, text=True, pass_fds=(partner.claims.fd,))
-        self.partner = partner
+            env=env, text=True, pass_fds=(self.claims.fd,))
+        self.partner: Partner | None = None
         self.done: dict[str, Any] | None = None  # its last word: {"line", "finished"}
         self.over = False
-        state = base64.b64encode(pickle.dumps(s)).decode("ascii")
-        self._first = json.dumps({"state": state, "line": actions_text(line), "bound": bound})
+        self._first = ""
         self._reader = threading.Thread(target=self._talk, name="kraton-split", daemon=True)
-        self._reader.start()
         _LIVE.add(self)
+
+    def begin(self, partner: Partner, s: GameState, line: list[Action], bound: int,
+              seconds: float | None) -> None:
+        """Search the actions it claims of ``s`` (``partner``: the search it helps, with this
+        helper's claims), from ``line`` and the root's ``bound``, for ``seconds`` at most."""
+        self.partner = partner
+        state = base64.b64encode(pickle.dumps(s)).decode("ascii")
+        self._first = json.dumps({"state": state, "line": actions_text(line), "bound": bound,
+                                  "seconds": seconds})
+        self._reader.start()
 
     def _talk(self) -> None:
         """Send the position, then read what the helper says (in a thread: a pipe the helper
         has not started reading, while Python starts, must not hold up the search). Better
         lines are sent to it (``Partner.tell``) once the position is."""
-        p = self._process
-        assert p.stdin is not None and p.stdout is not None
+        p, partner = self._process, self.partner
+        assert p.stdin is not None and p.stdout is not None and partner is not None
         try:
             p.stdin.write(self._first + "\n")
             p.stdin.flush()
             if not self.over:
-                self.partner.out = p.stdin
+                partner.out = p.stdin
             for row in p.stdout:
                 kind, _, rest = row.rstrip("\n").partition(" ")
                 if kind == "best":
-                    self.partner.heard = rest
+                    partner.heard = rest
                 elif kind == "done":
                     self.done = json.loads(rest)
         except (OSError, ValueError):
@@ -288,18 +298,50 @@ class SearchHelper:
         return not self._reader.is_alive()
 
     def stop(self) -> None:
+        """End it (its answer, if any, is read already) and close its claims."""
         self.over = True
-        self.partner.out = None
+        if self.partner is not None:
+            self.partner.out = None
         if self._process.poll() is None:
             self._process.kill()
         self._process.wait()
-        self._reader.join(1.0)
+        if self._reader.is_alive():
+            self._reader.join(1.0)
         for pipe in (self._process.stdin, self._process.stdout):
             if pipe is not None:
                 try:
                     pipe.close()
                 except OSError:
                     pass
+        self.claims.close()
+
+
+_SPARE: list[SearchHelper] = []  # a helper started ahead (``warm``), not given a search yet
+_SPARE_LOCK = threading.Lock()
+
+
+def warm() -> None:
+    """Start a helper ahead of the branch and bound that may need it (the model engine does,
+    at the start of a solve that may use two processes): ready when the search begins, where
+    one started then needs ~0.1 s more. ``cool`` ends it if no search took it."""
+    with _SPARE_LOCK:
+        if _SPARE:
+            return
+        try:
+            _SPARE.append(SearchHelper())
+        except OSError:
+            pass  # no process to be had: the search starts its own, or none
+
+
+def take_spare() -> SearchHelper | None:
+    with _SPARE_LOCK:
+        return _SPARE.pop() if _SPARE else None
+
+
+def cool() -> None:
+    spare = take_spare()
+    if spare is not None:
+        spare.stop()
 
 
 _LIVE: weakref.WeakSet[SearchHelper] = weakref.WeakSet()
@@ -322,14 +364,15 @@ def _read_lines(partner: Partner) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m analysis.solver.split FD [SECONDS]``: the claims' file (inherited), the position, the best line and
-    the bound as one JSON line on stdin, then better lines; better lines and ``done`` out."""
+    """``python -m analysis.solver.split FD``: the claims' file (inherited); on stdin the state,
+    the best line, the bound and the seconds as one JSON line, then better lines; better lines
+    and ``done`` out."""
     from analysis.solver.bnb import solve_bnb
     from analysis.solver.common import replay
 
     try:
-        seconds = float(argv[1]) if len(argv) > 1 and argv[1] else None
         first = json.loads(sys.stdin.readline())
+        seconds = None if first.get("seconds") is None else float(first["seconds"])
         s = pickle.loads(base64.b64decode(first["state"]))  # from the parent, which started it
         if not isinstance(s, GameState):
             return 1
@@ -345,7 +388,7 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-__all__ = ["Claims", "Partner", "SearchHelper"]
+__all__ = ["Claims", "Partner", "SearchHelper", "cool", "take_spare", "warm"]
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
