@@ -16,6 +16,9 @@ path against the plain way in the same run (issue 21's puzzle targets).
 - *search to the bound*: branch and bound on pond-32 (15 points, which the root's bound
   allows) stopping at the line that meets the bound, against the same search told a bound one
   point higher, which no line meets, so that it searches on to the end.
+- *two processes*: branch and bound on pond-17 (6 points, proved by the search alone) with a
+  second process claiming its part of the tree (``split.py``, started after 0.08 s as a solve
+  does without ``split.warm``) against one process.
 
 Each pair must give the same answer."""
 
@@ -66,6 +69,15 @@ def test_search_stops_at_the_bound(bench, role: str) -> None:
     else:
         r = bench(lambda: solve_bnb(s, 60, bound=pz.best + 1),
                   pair="branch and bound to the bound (pond-32)", role=role, rounds=3)
+    assert r.optimal and r.best == pz.best
+
+
+@pytest.mark.benchmark(group="bound")
+@pytest.mark.parametrize("role", ["fast", "reference"])
+def test_search_in_two_processes(bench, role: str) -> None:
+    pz = _puzzle("pond-17")
+    r = bench(lambda: solve_bnb(pz.state, 60, processes=2 if role == "fast" else 1),
+              pair="branch and bound in two processes (pond-17)", role=role, rounds=3)
     assert r.optimal and r.best == pz.best
 
 
