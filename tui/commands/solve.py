@@ -34,7 +34,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--engine", default=DEFAULT_ENGINE, choices=ENGINES)
     p.add_argument("--processes", type=int, default=DEFAULT_PROCESSES, metavar="N",
                    help=f"processes the solve may run at once (default {DEFAULT_PROCESSES}: the "
-                        "cores, at most 2; a busy turn's cities are checked in the second)")
+                        "cores, at most 2: the second checks a busy turn's cities or searches "
+                        "half of branch and bound's tree)")
     talk = p.add_mutually_exclusive_group()
     talk.add_argument("--quiet", action="store_true", help="no info lines on stderr while solving")
     talk.add_argument("--verbose", action="store_true", help="also the engine's own search log on stderr")
