@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from analysis.solver import bnb, split
+from analysis.solver import bnb, split, split_worker
 from analysis.solver.common import replay
 from analysis.solver.split import ROOTS, Claims, Partner
 from puzzles.loader import load_puzzle
@@ -38,7 +38,7 @@ def split_children() -> int:
                 cmd = f.read()
         except (OSError, ValueError, IndexError):
             continue
-        n += ppid == os.getpid() and b"analysis.solver.split" in cmd
+        n += ppid == os.getpid() and b"analysis.solver.split_worker" in cmd
     return n
 
 
@@ -181,7 +181,7 @@ def test_the_second_process_with_input_it_cannot_read_answers_nothing(
         monkeypatch.setattr(sys, "stdin", io.StringIO("{not json\n"))
         out = io.StringIO()
         monkeypatch.setattr(sys, "stdout", out)
-        assert split.main([str(c.fd), "1"]) == 1
+        assert split_worker.main([str(c.fd), "1"]) == 1
         assert out.getvalue() == ""
     finally:
         c.close()

@@ -287,16 +287,16 @@ def solve_model(state: GameState, time_limit: float | None = None,
     # started at once would take the core from the checks' helper (full-turn-67 1.3 → 1.5 s).
     spare = fits and processes >= 2 and "search" in steps and split_available()
     if spare:
-        from analysis.solver import split
+        from analysis.solver.split import cool, warm
 
-        split.warm()
+        warm()
     try:
         return _solve_model(state, s, dl, rep, verbose, steps, fits, helper, processes)
     finally:
         if helper is not None:
             helper.stop()
         if spare:
-            split.cool()
+            cool()
 
 
 HELPER_LEAST = 3.0  # seconds of limit below which a busy turn's solve starts no helper

@@ -12,7 +12,7 @@ search). The counters live in a small unnamed file mapped into both (``Claims``,
 each step). Each process has its own transposition table. A better line found by either is
 sent to the other at once (one line of text on a pipe) and replayed there.
 
-The helper is a plain ``python -m analysis.solver.split`` (as ``helper.py``: no fork of the
+The helper is a plain ``python -m analysis.solver.split_worker`` (as ``helper.py``: no fork of the
 app's threads, no second run of the caller's main module), started only once a search has run
 for ``bnb.START_AFTER`` seconds (most searches end sooner), with the state (pickled: the very
 state, which a position file might not carry, e.g. a test's token spent by hand, and no checks
@@ -242,7 +242,7 @@ class SearchHelper:
     (``__init__``: Python and the solver's imports, ~0.1 s) before it is given its search
     (``begin``), so that it may be started ahead (``warm``)."""
 
-    command: ClassVar[list[str]] = [sys.executable, "-m", "analysis.solver.split"]  # + fd
+    command: ClassVar[list[str]] = [sys.executable, "-m", "analysis.solver.split_worker"]  # + fd
 
     def __init__(self, claims: Claims | None = None) -> None:
         import subprocess
@@ -361,43 +361,4 @@ def _stop_all() -> None:
             helper.stop()
 
 
-def _read_lines(partner: Partner) -> None:
-    """In the helper: the parent's better lines, as they come, until it closes the pipe."""
-    for row in sys.stdin:
-        kind, _, rest = row.rstrip("\n").partition(" ")
-        if kind == "best":
-            partner.heard = rest
-
-
-def main(argv: list[str]) -> int:
-    """``python -m analysis.solver.split FD``: the claims' file (inherited); on stdin the state,
-    the best line, the bound and the seconds as one JSON line, then better lines; better lines
-    and ``done`` out."""
-    import base64
-    import pickle
-
-    from analysis.solver.bnb import solve_bnb
-    from analysis.solver.common import replay
-
-    try:
-        first = json.loads(sys.stdin.readline())
-        seconds = None if first.get("seconds") is None else float(first["seconds"])
-        s = pickle.loads(base64.b64decode(first["state"]))  # from the parent, which started it
-        if not isinstance(s, GameState):
-            return 1
-        line = parse_actions(first["line"])
-        partner = Partner(Claims(int(argv[0])), sys.stdout, 1)
-        threading.Thread(target=_read_lines, args=(partner,), daemon=True).start()
-        r = solve_bnb(s, seconds, incumbent=(replay(s, line)[0], line), bound=int(first["bound"]),
-                      partner=partner)
-        print("done " + json.dumps({"line": actions_text(r.line), "finished": r.optimal}),
-              flush=True)
-    except Exception:  # noqa: BLE001 - no answer is the answer: the parent's stays unproved
-        return 1
-    return 0
-
-
 __all__ = ["Claims", "Partner", "SearchHelper", "cool", "take_spare", "warm"]
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
