@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
 import random
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator, Mapping
@@ -243,3 +244,19 @@ async def open_app(expect: type[S], mode: str = "play", path: str | Path | None 
         screen = app.screen
         assert isinstance(screen, expect), screen
         yield app, pilot, screen
+
+
+def children_running(module: str) -> int:
+    """Child processes of this one still running ``python -m module`` (Linux's /proc; 0 where
+    there is none): the solver's helpers must not outlive their solve."""
+    n = 0
+    for pid in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            continue
+        n += ppid == os.getpid() and module.encode() in cmd
+    return n

@@ -14,6 +14,7 @@ from analysis.solver.common import Deadline, replay
 from analysis.solver.helper import ROOT, ChecksHelper, _read
 from analysis.solver.helper import main as helper_main
 from analysis.solver.model import solve_model
+from tests.helpers import children_running
 from tests.test_solver_bound_tiles import busy
 
 
@@ -23,18 +24,7 @@ def _forget() -> None:
 
 
 def helpers_alive() -> int:
-    """Helper processes of this one still running (Linux's /proc; 0 where there is none)."""
-    n = 0
-    for pid in os.listdir("/proc") if os.path.isdir("/proc") else ():
-        try:
-            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
-                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                cmd = f.read()
-        except (OSError, ValueError, IndexError):
-            continue
-        n += ppid == os.getpid() and b"analysis.solver.helper" in cmd
-    return n
+    return children_running("analysis.solver.helper")
 
 
 def test_r21_r23_r28_the_helper_sends_the_checks_this_process_would_make() -> None:

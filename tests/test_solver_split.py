@@ -17,6 +17,7 @@ from analysis.solver import bnb, split, split_worker
 from analysis.solver.common import replay
 from analysis.solver.split import ROOTS, Claims, Partner
 from puzzles.loader import load_puzzle
+from tests.helpers import children_running
 from tests.test_solver_bound import position
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -28,18 +29,7 @@ CLAIM = ("import sys; from analysis.solver.split import Claims; c = Claims(int(s
 
 
 def split_children() -> int:
-    """Second processes of this one still running (Linux's /proc; 0 where there is none)."""
-    n = 0
-    for pid in os.listdir("/proc") if os.path.isdir("/proc") else ():
-        try:
-            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
-                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                cmd = f.read()
-        except (OSError, ValueError, IndexError):
-            continue
-        n += ppid == os.getpid() and b"analysis.solver.split_worker" in cmd
-    return n
+    return children_running("analysis.solver.split_worker")
 
 
 def test_two_processes_claiming_at_once_take_each_index_exactly_once() -> None:
