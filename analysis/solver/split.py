@@ -194,8 +194,9 @@ class _Lock:
 
 
 class Partner:
-    """What a search tells the other process and hears from it: the root's claims, each better
-    line (as text) both ways. ``out`` None: nobody to talk to yet (the helper not started)."""
+    """What a search tells the other process and hears from it: the claims, each better line
+    (as text) both ways. ``out`` None: nobody to talk to yet (the helper not started). A line
+    heard may be overwritten by a better one before it is taken up: only the best counts."""
 
     def __init__(self, claims: Claims, out: IO[str] | None, me: int = 0) -> None:
         self.claims = claims
@@ -203,7 +204,7 @@ class Partner:
         self.out = out
         self.heard: str | None = None  # the other's last better line, set by a reader thread
         self._held: dict[int, int] = {}
-        self.skipped = 0  # root actions left to the other process
+        self.skipped = 0  # actions of shared nodes left to the other process
 
     def mine(self, slot: int, i: int) -> bool:
         """Whether this process searches action ``i`` of the node counted in ``slot``: called
