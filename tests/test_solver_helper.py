@@ -137,3 +137,32 @@ def test_a_helper_left_running_is_ended_when_its_process_exits() -> None:
     except FileNotFoundError:
         state = "gone"
     assert state in ("gone", "Z", "X")  # ended (a zombie until init reaps it)
+
+
+def test_a_line_at_the_bound_stops_the_checks_and_readies_the_search_second_process() -> None:
+    """The checks only cut points; once a line meets the bound only branch and bound's
+    tie-breaks are left, and the helper's core goes to its second process (``split.warm``)."""
+    from analysis.solver import split
+    from analysis.solver.common import Reporter
+    from analysis.solver.model import STEPS, _Checks
+
+    class Helper:
+        over = False
+
+        def result(self, wait: float | None) -> None:
+            return None  # at work
+
+        def stop(self) -> None:
+            self.over = True
+
+    helper = Helper()
+    checks = _Checks(busy(36, 278), Deadline(10), Reporter(None, "model"), STEPS, 12,
+                     helper)  # type: ignore[arg-type]
+    try:
+        checks(11)  # below the bound: the checks go on
+        assert not helper.over and not split._SPARE
+        checks(12)
+        assert helper.over and len(split._SPARE) == 1
+    finally:
+        split.cool()
+    assert not split._SPARE

@@ -285,9 +285,9 @@ def solve_model(state: GameState, time_limit: float | None = None,
     # Branch and bound's second process, started ahead where the search is the proof (the mini
     # maps); on a busy board a search runs only for the tie-breaks, late, and a process
     # started at once would take the core from the checks' helper (full-turn-67 1.3 → 1.5 s).
-    spare = fits and processes >= 2 and "search" in steps and split_available()
-    if spare:
-        from analysis.solver.split import cool, warm
+    spare = processes >= 2 and "search" in steps and split_available()
+    if spare and fits:
+        from analysis.solver.split import warm
 
         warm()
     try:
@@ -295,7 +295,9 @@ def solve_model(state: GameState, time_limit: float | None = None,
     finally:
         if helper is not None:
             helper.stop()
-        if spare:
+        if spare:  # started ahead here or once a line met the bound (``_Checks._met``)
+            from analysis.solver.split import cool
+
             cool()
 
 
@@ -489,6 +491,8 @@ class _Checks:
         self.done = "checks" not in steps
 
     def __call__(self, points: int, wait: float | None = 0.0) -> None:
+        if self.ub is not None and self.ub <= points:
+            self._met()
         if self.done or self.ub is None or self.ub <= points:
             return
         helper = self.helper
@@ -500,6 +504,20 @@ class _Checks:
                 return  # at work, or done; one that failed leaves the checks to this process
         if self.ub - points <= CHECK_GAP:
             self._cut(checked_bound(self.s, self.ub, self.dl.share(CHECK_SHARE)))
+
+    def _met(self) -> None:
+        """A line meets the bound: the checks (which cut points) are not needed, only branch
+        and bound's tie-breaks are left; the helper's core goes to that search, whose second
+        process is started now (``split.warm``), ready when it begins (full-turn-78)."""
+        from analysis.solver.bnb import split_available
+
+        helper, self.helper = self.helper, None
+        if helper is not None and not helper.over:
+            helper.stop()
+            if split_available():
+                from analysis.solver.split import warm
+
+                warm()
 
     def _cut(self, ub: int) -> None:
         self.done = True
