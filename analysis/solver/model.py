@@ -285,8 +285,8 @@ def solve_model(state: GameState, time_limit: float | None = None,
     # Branch and bound's second process, started ahead where the search is the proof (the mini
     # maps); on a busy board a search runs only for the tie-breaks, late, and a process
     # started at once would take the core from the checks' helper (full-turn-67 1.3 → 1.5 s).
-    spare = processes >= 2 and "search" in steps and split_available()
-    if spare and fits:
+    two = processes >= 2 and split_available()
+    if two and fits and "search" in steps:
         from analysis.solver.split import warm
 
         warm()
@@ -295,7 +295,7 @@ def solve_model(state: GameState, time_limit: float | None = None,
     finally:
         if helper is not None:
             helper.stop()
-        if spare:  # started ahead here or once a line met the bound (``_Checks._met``)
+        if two:  # started ahead here or once a line met the bound (``_to_the_search``)
             from analysis.solver.split import cool
 
             cool()
@@ -349,8 +349,8 @@ def _solve_model(state: GameState, s: GameState, dl: Deadline, rep: Reporter, ve
         # branch whose bound is below the best's points): search on for the proof.
         tie_breaks = first.bound is not None and best[0].points >= first.bound
         if not met and (dl.end is None or tie_breaks and not dl.over()) and "search" in steps:
-            if tie_breaks and helper is not None:
-                helper.stop()  # the checks cut points, met already: its core goes to the search
+            if tie_breaks:
+                _to_the_search(helper)
             best, optimal = _search_on(s, dl.limit(0.95), best, rep, first.bound,
                                        1 if helper is not None and not helper.over else processes)
             proved_by = "search" if optimal else None
@@ -506,23 +506,27 @@ class _Checks:
             self._cut(checked_bound(self.s, self.ub, self.dl.share(CHECK_SHARE)))
 
     def _met(self) -> None:
-        """A line meets the bound: the checks (which cut points) are not needed, only branch
-        and bound's tie-breaks are left; the helper's core goes to that search, whose second
-        process is started now (``split.warm``), ready when it begins (full-turn-78)."""
-        from analysis.solver.bnb import split_available
-
         helper, self.helper = self.helper, None
-        if helper is not None and not helper.over:
-            helper.stop()
-            if split_available():
-                from analysis.solver.split import warm
-
-                warm()
+        _to_the_search(helper)
 
     def _cut(self, ub: int) -> None:
         self.done = True
         self.ub = ub
         self.rep(bound=ub)
+
+
+def _to_the_search(helper: ChecksHelper | None) -> None:
+    """A line meets the bound: the checks (which cut points) are not needed, only branch and
+    bound's tie-breaks are left; the checks' core goes to that search, whose second process is
+    started now (``split.warm``), ready when it begins (full-turn-78)."""
+    from analysis.solver.bnb import split_available
+
+    if helper is not None and not helper.over:
+        helper.stop()
+        if split_available():
+            from analysis.solver.split import warm
+
+            warm()
 
 
 HELPER_BOUND_S = 0.7  # kept for the bound worked out again with the helper's checks (busy: ≤ 0.65 s)
