@@ -11,9 +11,10 @@ import pytest
 from analysis.solver.bound import checks_worth, upper_bound
 from analysis.solver.bound_tiles import _KNOWN, check_cities, known
 from analysis.solver.common import Deadline, replay
-from analysis.solver.helper import ROOT, ChecksHelper, _read
+from analysis.solver.helper import ChecksHelper, _read
 from analysis.solver.helper import main as helper_main
 from analysis.solver.model import solve_model
+from analysis.solver.subprocs import ROOT
 from tests.helpers import children_running
 from tests.test_solver_bound_tiles import busy
 

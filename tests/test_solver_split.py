@@ -16,6 +16,7 @@ import pytest
 from analysis.solver import bnb, split, split_worker
 from analysis.solver.common import replay
 from analysis.solver.split import ROOTS, Claims, Partner
+from analysis.solver.subprocs import ROOT
 from puzzles.loader import load_puzzle
 from tests.helpers import children_running
 from tests.test_solver_bound import position
@@ -35,7 +36,7 @@ def split_children() -> int:
 def test_two_processes_claiming_at_once_take_each_index_exactly_once() -> None:
     c = Claims()
     try:
-        env = dict(os.environ, PYTHONPATH=split.ROOT)
+        env = dict(os.environ, PYTHONPATH=ROOT)
         procs = [subprocess.Popen([sys.executable, "-c", CLAIM, str(c.fd), "400"], env=env,
                                   stdout=subprocess.PIPE, text=True, pass_fds=(c.fd,))
                  for _ in range(2)]
@@ -52,7 +53,7 @@ def test_a_claim_waits_while_the_other_process_holds_the_lock() -> None:
     """The helper inherits the parent's open file: the lock must still keep them apart."""
     c = Claims()
     try:
-        env = dict(os.environ, PYTHONPATH=split.ROOT)
+        env = dict(os.environ, PYTHONPATH=ROOT)
         with split._Lock(c.fd):
             p = subprocess.Popen([sys.executable, "-c", CLAIM, str(c.fd), "1"], env=env,
                                  stdout=subprocess.PIPE, text=True, pass_fds=(c.fd,))
@@ -147,8 +148,8 @@ def test_a_second_process_that_dies_leaves_the_answer_unproved(
     """It claims three of the root's actions and ends without searching them: the line found
     stands, replayed, but nothing is proved."""
     slow_here(monkeypatch)
-    monkeypatch.setattr(split.SearchHelper, "command", [sys.executable, "-c", DIES])
-    monkeypatch.setenv("PYTHONPATH", split.ROOT)
+    monkeypatch.setattr(split.SearchHelper, "command", ["-c", DIES])
+    monkeypatch.setenv("PYTHONPATH", ROOT)
     p = load_puzzle(os.path.join(HERE, "..", "puzzles", "pond-31.json"))
     r = bnb.solve_bnb(p.state, 60, processes=2)
     assert not r.optimal and r.proved_by is None
@@ -208,7 +209,7 @@ def test_a_state_hashes_alike_in_every_process() -> None:
     code = ("import sys; from analysis.solver.split import state_hash; "
             f"print(state_hash(({board!r}, frozenset({{(2, 7), (5, 9)}}))))")
     for seed in ("1", "2"):
-        env = dict(os.environ, PYTHONPATH=split.ROOT, PYTHONHASHSEED=seed)
+        env = dict(os.environ, PYTHONPATH=ROOT, PYTHONHASHSEED=seed)
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                              text=True, check=True).stdout
         assert int(out) == state_hash(key) > 0

@@ -15,19 +15,14 @@ have been without it.
 
 from __future__ import annotations
 
-import atexit
 import json
-import os
-import subprocess
 import sys
 import threading
-import weakref
 from typing import Any
 
 from analysis.solver.bound_tiles import CityCheck
+from analysis.solver.subprocs import end, start
 from core.state import GameState
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 class ChecksHelper:
@@ -36,18 +31,14 @@ class ChecksHelper:
     def __init__(self, s: GameState, seconds: float | None) -> None:
         from core.position import position_to_dict
 
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH")) if p)
-        self._process = subprocess.Popen(
-            [sys.executable, "-m", "analysis.solver.helper", "" if seconds is None else f"{seconds:.3f}"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        self._process = start(
+            self, ["-m", "analysis.solver.helper", "" if seconds is None else f"{seconds:.3f}"])
         self._sent = json.dumps(position_to_dict(s))
         self._out: list[bytes] = []
         self._reader = threading.Thread(target=self._talk, name="kraton-checks", daemon=True)
         self._reader.start()
         self._got: dict[int, CityCheck] | None = None
         self.over = False  # answered, failed or stopped: nothing more will come
-        _LIVE.add(self)
 
     def _talk(self) -> None:
         """Send the position, read the answer (in a thread: neither pipe may block the solve)."""
@@ -76,24 +67,7 @@ class ChecksHelper:
     def stop(self) -> None:
         """End the helper (it may be mid-check: its answer is no longer wanted)."""
         self.over = True
-        if self._process.poll() is None:
-            self._process.kill()
-        self._process.wait()
-        self._reader.join(1.0)
-        if self._process.stdout is not None:
-            self._process.stdout.close()
-
-
-_LIVE: weakref.WeakSet[ChecksHelper] = weakref.WeakSet()
-
-
-@atexit.register
-def _stop_all() -> None:
-    """At exit, end the helpers of solves still running (the app quit in the middle of one:
-    its worker thread never returns to stop its helper)."""
-    for helper in list(_LIVE):
-        if not helper.over:
-            helper.stop()
+        end(self._process, self._reader)
 
 
 def _read(out: bytes) -> dict[int, CityCheck] | None:

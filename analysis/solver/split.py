@@ -12,29 +12,25 @@ search). The counters live in a small unnamed file mapped into both (``Claims``,
 each step). Each process has its own transposition table. A better line found by either is
 sent to the other at once (one line of text on a pipe) and replayed there.
 
-The helper is a plain ``python -m analysis.solver.split_worker`` (as ``helper.py``: no fork of the
-app's threads, no second run of the caller's main module), started only once a search has run
-for ``bnb.START_AFTER`` seconds (most searches end sooner), with the state (pickled: the very
+The helper is a plain ``python -m analysis.solver.split_worker`` (``subprocs.py``, as the
+checks' helper), started ahead by the model engine (``warm``) or once a search has run for
+``bnb.START_AFTER`` seconds (most searches end sooner), with the state (pickled: the very
 state, which a position file might not carry, e.g. a test's token spent by hand, and no checks
 to pass again), the best line and the root's bound on its stdin and the claims' file
-inherited. The
-answer is proved only when both searches finished (or a line meets the root's bound, or the
-first process claimed everything itself); a helper that fails, dies or is late leaves the best
-line standing, unproved.
+inherited. The answer is proved only when both searches finished (or a line meets the root's
+bound, or the first process claimed everything itself); a helper that fails, dies or is late
+leaves the best line standing, unproved.
 """
 
 from __future__ import annotations
 
-import atexit
 import fcntl
 import json
 import mmap
 import os
 import struct
-import sys
 import tempfile
 import threading
-import weakref
 from typing import IO, Any, ClassVar
 
 from core.actions import Action, actions_text, parse_actions
@@ -42,8 +38,6 @@ from core.state import GameState
 
 # hashlib, pickle, base64 and subprocess are imported where used: most solves import this module
 # (``Claims``) and never start a helper (~8 ms of ``kraton solve`` on a puzzle).
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 ROOTS = 2  # the search's roots (without and with the token, R7): a counter each
 SHARE_DEPTH = 4  # nodes up to this many actions below a root are shared (entries)
@@ -243,24 +237,19 @@ class SearchHelper:
     (``__init__``: Python and the solver's imports, ~0.1 s) before it is given its search
     (``begin``), so that it may be started ahead (``warm``)."""
 
-    command: ClassVar[list[str]] = [sys.executable, "-m", "analysis.solver.split_worker"]  # + fd
+    command: ClassVar[list[str]] = ["-m", "analysis.solver.split_worker"]  # then the claims' fd
 
     def __init__(self, claims: Claims | None = None) -> None:
-        import subprocess
+        from analysis.solver.subprocs import start
 
         self.claims = claims or Claims()
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH")) if p)
-        self._process = subprocess.Popen(
-            [*self.command, str(self.claims.fd)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=env, text=True, pass_fds=(self.claims.fd,))
         self.partner: Partner | None = None
         self.done: dict[str, Any] | None = None  # its last word: {"line", "finished"}
         self.over = False
         self._first = ""
         self._reader = threading.Thread(target=self._talk, name="kraton-split", daemon=True)
-        _LIVE.add(self)
+        self._process = start(self, [*self.command, str(self.claims.fd)], text=True,
+                              pass_fds=(self.claims.fd,))
 
     def begin(self, partner: Partner, s: GameState, line: list[Action], bound: int,
               seconds: float | None) -> None:
@@ -306,20 +295,12 @@ class SearchHelper:
 
     def stop(self) -> None:
         """End it (its answer, if any, is read already) and close its claims."""
+        from analysis.solver.subprocs import end
+
         self.over = True
         if self.partner is not None:
             self.partner.out = None
-        if self._process.poll() is None:
-            self._process.kill()
-        self._process.wait()
-        if self._reader.is_alive():
-            self._reader.join(1.0)
-        for pipe in (self._process.stdin, self._process.stdout):
-            if pipe is not None:
-                try:
-                    pipe.close()
-                except OSError:
-                    pass
+        end(self._process, self._reader)
         self.claims.close()
 
 
@@ -349,17 +330,6 @@ def cool() -> None:
     spare = take_spare()
     if spare is not None:
         spare.stop()
-
-
-_LIVE: weakref.WeakSet[SearchHelper] = weakref.WeakSet()
-
-
-@atexit.register
-def _stop_all() -> None:
-    """At exit, end the helpers of searches cut short (the app quit in the middle of a solve)."""
-    for helper in list(_LIVE):
-        if not helper.over:
-            helper.stop()
 
 
 __all__ = ["Claims", "Partner", "SearchHelper", "cool", "take_spare", "warm"]
