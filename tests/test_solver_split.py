@@ -215,11 +215,20 @@ def test_a_state_hashes_alike_in_every_process() -> None:
         assert int(out) == state_hash(key) > 0
 
 
-def test_the_claims_file_holds_the_roots_counters_first() -> None:
+def test_each_counter_counts_alone() -> None:
+    """The roots' counters, the idle flags and each entry's counter are slots of their own:
+    taking from one, or counting a node's actions, moves no other."""
     c = Claims()
     try:
-        assert [c.take(r) for r in range(ROOTS)] == [0] * ROOTS
-        assert c.publish(0, 0, ()) is not None
+        e = c.publish(0, 0, (2,))
+        assert e is not None
+        assert [c.take(0), c.take(0), c.take(1), c.take(e), c.take(0)] == [0, 1, 0, 0, 2]
+        c.count(0, 5)  # a root's count is not kept (its actions are never stolen)
+        c.count(1, 5)
+        assert not c.idle(0) and not c.idle(1)
+        assert c.take(1) == 1 and c.take(e) == 1
+        c.count(e, 2)
+        assert c.steal(1, set()) is None  # both of its actions taken
     finally:
         c.close()
 

@@ -82,8 +82,6 @@ from core.state import GameState
 if TYPE_CHECKING:
     from analysis.solver.split import Partner, SearchHelper
 
-ROOTS = 2  # the search's roots, without and with the token (R7): ``split.Claims``' first counters
-
 DEPTH = 100_000
 SEEN_CAP = 100_000  # transposition entries kept at most (~2.7 KB each on a busy board: ~270 MB)
 _ORDER = {Palace: 0, Tile: 1, Irrigate: 2, Move: 3, Enter: 4, Exit: 5}
@@ -280,7 +278,7 @@ class _BnB:
             return
         partner = self.partner if claims is not None else None
         acts = self._actions(s, partner is not None)
-        if partner is not None and claims is not None and claims >= ROOTS:
+        if partner is not None and claims is not None:
             partner.claims.count(claims, len(acts))
         free = free_reach(s) if pending else {}
         waiting = {y for _, y in pending}

@@ -39,7 +39,7 @@ from core.state import GameState
 # hashlib, pickle, base64 and subprocess are imported where used: most solves import this module
 # (``Claims``) and never start a helper (~8 ms of ``kraton solve`` on a puzzle).
 
-ROOTS = 2  # the search's roots (without and with the token, R7): a counter each
+ROOTS = 2  # the search's roots (without and with the token, R7): slot r counts root r's actions
 SHARE_DEPTH = 4  # nodes up to this many actions below a root are shared (entries)
 ENTRIES = 4096  # entries at most (then the nodes below are searched alone)
 _Q = struct.Struct("<q")
@@ -97,8 +97,10 @@ class Claims:
         return at + 1
 
     def count(self, counter: int, n: int) -> None:
-        """The entry's node has ``n`` actions (once its searcher knows): a steal looks no
-        further once they are all taken."""
+        """The node counted in ``counter`` has ``n`` actions (once its searcher knows): a steal
+        looks no further in an entry once they are all taken (a root's is not stolen)."""
+        if counter < ROOTS:
+            return
         with _Lock(self.fd):
             self._put(counter + 1, n)
 
