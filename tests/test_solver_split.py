@@ -15,7 +15,7 @@ import pytest
 
 from analysis.solver import bnb, split, split_worker
 from analysis.solver.common import replay
-from analysis.solver.split import ROOTS, Claims, Partner
+from analysis.solver.split import Claims, Partner
 from analysis.solver.subprocs import ROOT
 from puzzles.loader import load_puzzle
 from tests.helpers import children_running
