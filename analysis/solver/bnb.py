@@ -244,7 +244,7 @@ class _BnB:
 
     def search(self, s: GameState, acc: Outcome, path: list[Action], pending: Pending = NONE,
                parent_ub: int | None = None, fresh: bool = True, claims: int | None = None,
-               where: tuple[int, tuple[int, ...]] = (0, ())) -> None:
+               where: tuple[int, tuple[int, ...]] | None = None) -> None:
         """Search on from ``s`` (``acc`` scored so far along ``path``). With a second process
         (``split.py``), ``claims`` is the counter this node's actions are claimed from, and
         ``where`` the node as (root, the indices of its actions from there): each action
@@ -289,8 +289,10 @@ class _BnB:
             if stepped is None:
                 continue
             gain, nxt = stepped
-            inner = (where[0], (*where[1], i))
-            entry = None if partner is None else partner.claims.publish(partner.me, *inner)
+            entry = inner = None
+            if partner is not None and where is not None:  # a shared node's action: offered
+                inner = (where[0], (*where[1], i))
+                entry = partner.claims.publish(partner.me, *inner)
             path.append(a)
             try:
                 self.search(s, acc + gain, path, nxt, ub - gain.points, fresh=not nxt,
