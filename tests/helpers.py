@@ -166,6 +166,24 @@ def act(text: str) -> Action:
     return parse_action(text)
 
 
+def contested_festival() -> GameState:
+    """Two players in the city of G6 (palace 2), both holding a card that matches the face-up
+    one, and player 0's festival there opened: player 1 decides next (R32). Skips the test
+    when no seed of 200 deals such hands."""
+    import pytest
+
+    from core.actions import Festival
+    from core.festival import matching
+
+    for seed in range(200):
+        s = build(players=2, tiles=["G6v", "G7v", "G8v"], developers={"G7": 0, "G8": 1},
+                  palaces={"G6": 2}, seed=seed)
+        if matching(s.players[0].hand, s.face_up) and matching(s.players[1].hand, s.face_up):
+            s.push(Festival(H("G6")))
+            return s
+    pytest.skip("no deal with matching cards for both players")
+
+
 def level_map(s: GameState) -> dict[str, int]:
     return {hex_name(h): s.level[h] for h in s.map.hexes if s.level[h]}
 

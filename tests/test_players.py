@@ -9,12 +9,11 @@ from hypothesis import strategies as st
 
 from analysis.beam import board_key, other_actions
 from analysis.players import PLAYER_NAMES, make_player
-from core.actions import Action, Festival, Palace, Tile
+from core.actions import Action, Palace, Tile
 from core.errors import KratonError
-from core.festival import matching
 from core.scoring import city_standings
 from core.state import GameState
-from tests.helpers import H, build, tower
+from tests.helpers import build, contested_festival, tower
 
 
 def random_position(seed: int, steps: int) -> GameState:
@@ -114,14 +113,7 @@ def test_plan_is_made_once_per_turn_and_played_one_action_at_a_time():
 def test_r32_festival_decisions_are_legal():
     """A festival in a city where both players stand: the other player's decision (bid, pass)
     comes from the same ``choose``."""
-    for seed in range(200):
-        s = build(players=2, tiles=["G6v", "G7v", "G8v"], developers={"G7": 0, "G8": 1},
-                  palaces={"G6": 2}, seed=seed)
-        if matching(s.players[0].hand, s.face_up) and matching(s.players[1].hand, s.face_up):
-            break
-    else:
-        pytest.skip("no deal with matching cards for both players")
-    s.push(Festival(H("G6")))
+    s = contested_festival()
     assert s.festival is not None and s.current_player() == 1
     for name in PLAYER_NAMES:
         a = make_player(name).choose(s)

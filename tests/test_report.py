@@ -7,10 +7,9 @@ import json
 import pytest
 
 from analysis.report import build_options, position_report, report_text, take_lead_costs
-from core.actions import Festival, parse_actions
-from core.festival import matching
+from core.actions import parse_actions
 from core.position import save_position
-from tests.helpers import H, build
+from tests.helpers import H, build, contested_festival
 from tui.cli import main
 
 
@@ -159,14 +158,7 @@ def test_cli_batch_json_lists_errors(tmp_path, capsys):
 
 
 def test_r32_a_festival_being_bid_is_reported():
-    for seed in range(200):
-        s = build(players=2, tiles=["G6v", "G7v", "G8v"], developers={"G7": 0, "G8": 1},
-                  palaces={"G6": 2}, seed=seed)
-        if matching(s.players[0].hand, s.face_up) and matching(s.players[1].hand, s.face_up):
-            break
-    else:
-        pytest.skip("no deal with matching cards for both players")
-    s.push(Festival(H("G6")))
+    s = contested_festival()
     r = position_report(s, solve=True)
     assert r["festival"]["palace"] == "G6" and r["festival"]["to_decide"] == 1
     assert r["best_turn"] is None or "festival" in r["best_turn"]["note"]
