@@ -477,6 +477,22 @@ def two_space_tiles_only(s: GameState) -> None:
     s.face_up = None
 
 
+@pytest.mark.parametrize(("seed", "before"), [(324, 6), (104, 4)])
+def test_r12_with_two_tiles_a_new_hex_no_tile_lies_flat_on_now_ends_one_level_up(
+        seed: int, before: int) -> None:
+    """R10/R12: with two tiles, a new village hex on which no tile lies flat now is covered
+    only after the other tile, flat one level lower, has raised a neighbour of it: it ends one
+    level up, and the other tile's village hex lifts a group hex of that lower level one level
+    at most (the village tile on the new hex shows rice on its other hexes); two new hexes, one
+    stacked over the other's tile, need that tile flat on both now. The bound used to let such
+    hexes rise two levels, or lift a group hex two (``before``); on these random mini-map
+    positions with 3 AP it now meets the brute force's best."""
+    s = position(seed, 3)
+    ref = solve_brute(s)
+    assert ref.optimal
+    assert upper_bound(s) == ref.best < before, (ref.best, ref.line_text)
+
+
 def test_r10_r12_a_tile_that_covers_a_village_does_not_join_it() -> None:
     """R10/R12/R28: mini-b, 2 AP, the mover in the village B2–B3–C2–C3 (4 hexes, a palace of 4
     now: 2 points). D2 touches it and the one-hex village E3, so a village tile on D2 would

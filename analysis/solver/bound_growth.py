@@ -15,7 +15,9 @@ covers its other hexes with rice (R10), flat on the same level (R12): where ever
 fits there covers a hex of a group next to it, that hex leaves its group, and a group that
 touches the new hex only there does not join (``View.tiles``, ``lost``). Where every tile's hexes are
 known, a city next to a new hex joins only where those hexes cut the new hex off its palace
-(R15, R23).
+(R15, R23). With two tiles, a new hex no tile lies flat on now takes the other tile first, flat
+one level below it: it ends one level up, and the other tile's village hex, if any, is a second
+new hex on that lower level or lifts a group hex there one level.
 """
 
 from __future__ import annotations
@@ -235,29 +237,32 @@ def _growths(v: View, gi: int, cities: bool, k: int, least: int) -> list[Growth]
                         emit({h1: lv + 1}, {part: (2,)} if part else {}, c - {y} | lost(rt, lv + 1))
         joined1 = touching(h1)
         if r1 == 1:
+            # No tile lies flat on h1 now (R12): the other tile comes first, flat one level
+            # below h1 to raise a neighbour of it, and does not cover h1, so h1 ends one level
+            # up; that tile's village hex (R10) may lift a group hex on its level one level
+            # (the village tile on h1 shows rice on its other hexes: a hex under both is rice).
             for o in [gi, *joined1]:
                 for i, (_, _, hexes) in enumerate(v.parts(o)):
-                    if _raisable(v, hexes, k):
-                        # one tile's rice hex may lie under the other's village hex
-                        emit({h1: lv + 1}, {(o, i): (2,)}, exact=False)
-                        emit({h1: lv + 2}, {(o, i): (1,)}, exact=False)
+                    if any(level[x] == lv - 1 and v.flat(x) == level[x] for x in hexes):
+                        emit({h1: lv + 1}, {(o, i): (1,)}, exact=False)
         region = members | {h1} | {x for o in joined1 for x in g.members[o]}
         for h2 in {h for x in region for h in nbrs[x] if label[h] < 0 and h != h1}:
             r2 = ready(h2)
             if r2 > 1 or r1 + r2 > 1 or h2 < h1 and h2 in first:
                 continue  # both need a tile first, or the pair was met from h2
-            # each new hex its own village tile, which does not cover the other
-            for c1 in shown(h1, h2):
+            # each new hex its own village tile, which does not cover the other; where one
+            # of them lies flat only once a neighbour is raised, the other tile raises it,
+            # flat one level below (R12)
+            late = r1 and level[h2] != lv - 1 or r2 and lv != level[h2] - 1
+            for c1 in shown(h1, h2) if not late else ():
                 for c2 in shown(h2, h1):
                     emit({h1: lv + 1, h2: level[h2] + 1}, {}, c1 | c2, exact=not r1 + r2)
             if h2 in nbrs[h1] and lv == level[h2]:
                 # One tile, flat (R12), shows its village on one and rice on the other, under
                 # the other tile's village hex, flat one level up, which does not cover the
-                # first village (worked out where both lie flat now).
-                for up, low in ((h1, h2), (h2, h1)):
-                    if r1 + r2:
-                        emit({up: lv + 2, low: lv + 1}, {}, exact=False)
-                        continue
+                # first village. That first tile is the first of the two, flat now on both
+                # hexes: none where a tile must first raise a neighbour of either (``ready``).
+                for up, low in ((h1, h2), (h2, h1)) if not r1 + r2 else ():
                     for r in fits(low, lv):
                         if up in r:
                             rest = tuple(x for x in r if x != up)
