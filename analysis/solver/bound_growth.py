@@ -250,19 +250,19 @@ def _growths(v: View, gi: int, cities: bool, k: int, least: int) -> list[Growth]
             r2 = ready(h2)
             if r2 > 1 or r1 + r2 > 1 or h2 < h1 and h2 in first:
                 continue  # both need a tile first, or the pair was met from h2
-            # each new hex its own village tile, which does not cover the other; where one
-            # of them lies flat only once a neighbour is raised, the other tile raises it,
-            # flat one level below (R12)
-            late = r1 and level[h2] != lv - 1 or r2 and lv != level[h2] - 1
-            for c1 in shown(h1, h2) if not late else ():
+            if r1 and level[h2] != lv - 1 or r2 and lv != level[h2] - 1:
+                continue  # the one that lies flat only once a neighbour is raised needs the
+                # other tile to raise it, flat one level below (R12)
+            # each new hex its own village tile, which does not cover the other
+            for c1 in shown(h1, h2):
                 for c2 in shown(h2, h1):
                     emit({h1: lv + 1, h2: level[h2] + 1}, {}, c1 | c2, exact=not r1 + r2)
-            if h2 in nbrs[h1] and lv == level[h2]:
+            if h2 in nbrs[h1] and lv == level[h2] and not r1 + r2:
                 # One tile, flat (R12), shows its village on one and rice on the other, under
                 # the other tile's village hex, flat one level up, which does not cover the
                 # first village. That first tile is the first of the two, flat now on both
                 # hexes: none where a tile must first raise a neighbour of either (``ready``).
-                for up, low in ((h1, h2), (h2, h1)) if not r1 + r2 else ():
+                for up, low in ((h1, h2), (h2, h1)):
                     for r in fits(low, lv):
                         if up in r:
                             rest = tuple(x for x in r if x != up)
