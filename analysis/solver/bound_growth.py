@@ -106,6 +106,7 @@ def _growths(v: View, gi: int, cities: bool, k: int, least: int) -> list[Growth]
         return {label[n] for n in nbrs[h] if label[n] >= 0 and n not in cover} - {gi}
 
     out: dict[tuple[object, ...], Growth] = {}
+    emitted: set[tuple[object, ...]] = set()  # the same option met again (a third of them)
 
     def emit(new: dict[int, int], lifts: dict[tuple[int, int], tuple[int, ...]],
              cover: frozenset[int] = NONE, exact: bool = True) -> None:
@@ -114,6 +115,10 @@ def _growths(v: View, gi: int, cities: bool, k: int, least: int) -> list[Growth]
         for a rank key (R24) no other spread of the same raises is greater) and group hexes
         ``cover`` under rice hexes: they leave the group, and join nothing. ``exact``: every
         tile's hexes are known (else another tile may cover more)."""
+        asked = (tuple(new.items()), tuple(lifts.items()), cover, exact)
+        if asked in emitted:
+            return
+        emitted.add(asked)
         joined = sorted({o for h in new for o in touching(h, cover)})
         if not cities and any(g.palace[o] >= 0 for o in joined):
             return

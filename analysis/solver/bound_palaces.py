@@ -70,6 +70,15 @@ def _cheapest_arrivals(v: View, gi: int, budget: int) -> int | None:
 
 
 def _joined_size(v: View, o: int, cut: bool, top: int, cuts: int) -> int:
+    """``_joined_size_now``, remembered for the position (``View.joined_sizes``)."""
+    key = (o, cut, top, cuts)
+    got = v.joined_sizes.get(key)
+    if got is None:
+        got = v.joined_sizes[key] = _joined_size_now(v, o, cut, top, cuts)
+    return got
+
+
+def _joined_size_now(v: View, o: int, cut: bool, top: int, cuts: int) -> int:
     """Hexes group ``o`` brings when tiles join it: all of a village, or when its opponents are
     cut off (``cut``, R23), less their hexes and one covered hex to part them. Of a city only a
     part cut off its palace may join (R15), a village again: at most ``View.split`` of it with
@@ -109,8 +118,8 @@ def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old:
     size0, self_levels = part if part is not None else (len(g.members[gi]), v.opp_levels[gi])
     sep = 0 if part is not None else 1
     have = v.count[gi] + sum(v.count[o] for o in joined)
-    pool = sorted([*v.free_levels[gi], *(x for o in joined for x in v.free_levels[o]),
-                   *([reach] * k if lift is None else lift)], reverse=True)
+    pool = [] if exact else sorted([*v.free_levels[gi], *(x for o in joined for x in v.free_levels[o]),
+                                    *([reach] * k if lift is None else lift)], reverse=True)
     rivals = [o for o in joined if v.opp_key[o] and g.palace[o] < 0]
     whole = sorted((_joined_size(v, o, False, 99, 2 * k) for o in joined), reverse=True)
     ceiling = best_value(v, size0 + grow + sum(whole if exact else whole[:2 * grow]), old)
@@ -118,6 +127,8 @@ def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old:
     for o in rivals:
         for p, lv in v.opp_levels[o].items():
             merged.setdefault(p, []).extend(lv)
+    strength = {p: rank(merged[p] if exact else lv) for p, lv in self_levels.items()}
+    tops: dict[tuple[frozenset[int], int], tuple[int, ...] | None] = {}  # for ``_cut_rivals``
     out: list[tuple[int, int, int, int]] = []
     top = 0
     for arrive in range(ap - k):  # 1 palace action + k tiles + arrivals fit in the AP
@@ -129,10 +140,10 @@ def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old:
         # Only an opponent he may not beat is worth cutting off (his key only shrinks when
         # villages stay out); the others stay.
         # (none where ``made``: the part is one the covers make, with every opponent in it)
-        strong = [] if made else [p for p in self_levels if rank(merged[p] if exact else self_levels[p]) >= key]
+        strong = [] if made else [p for p in self_levels if strength[p] >= key]
         best = 0
         for drop in range(1 << len(strong)):  # the opponents cut off this group
-            gone_p = {p for i, p in enumerate(strong) if drop >> i & 1}
+            gone_p = frozenset(p for i, p in enumerate(strong) if drop >> i & 1)
             stay = {p: lv for p, lv in self_levels.items() if p not in gone_p}
             gone = sum(len(self_levels[p]) for p in gone_p)
             own = max(0, size0 - gone - (sep if gone else 0))
@@ -140,7 +151,8 @@ def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old:
                 own = min(own, v.split(gi, 2 * k))
             if exact:
                 best = max(best, _cut_rivals(v, gi, k, key, stay, own, part is not None or gone > 0,
-                                             part is not None, grow, joined, rivals, old))
+                                             part is not None, grow, joined, rivals, old,
+                                             tops, gone_p))
             else:
                 if any(rank(lv) >= key for lv in stay.values()):
                     continue
@@ -155,11 +167,15 @@ def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old:
 
 def _cut_rivals(v: View, gi: int, k: int, key: tuple[int, ...], stay: dict[int, list[int]],
                 own: int, cut_self: bool, in_part: bool, grow: int, joined: list[int],
-                rivals: list[int], old: int) -> int:
+                rivals: list[int], old: int,
+                tops: dict[tuple[frozenset[int], int], tuple[int, ...] | None],
+                gone: frozenset[int]) -> int:
     """``_ranked_options``' exact case: the most points over which rival villages among
     ``joined`` are cut off (R23) so that no opponent left (``stay``, and those of the
     villages that join whole) reaches his ``key`` (R24, R25); ``cut_self``: the group itself
-    is cut already (an opponent cut off, or a part of it)."""
+    is cut already (an opponent cut off, or a part of it). ``tops``: the best opponent's key
+    left (None: nobody) for each set of opponents cut off the group (``gone``, which
+    ``stay`` leaves out) and of rivals cut, remembered over the keys ``_ranked_options`` tries."""
     g = v.g
     best = 0
     for mask in range(1 << len(rivals)):
@@ -170,12 +186,15 @@ def _cut_rivals(v: View, gi: int, k: int, key: tuple[int, ...], stay: dict[int, 
         if cuts > 2 * k:
             continue
         spare = min(2 * k, 2 * k + 1 - cuts)
-        levels = {p: list(lv) for p, lv in stay.items()}
-        for o in rivals:
-            if o not in cut:
-                for p, lv in v.opp_levels[o].items():
-                    levels.setdefault(p, []).extend(lv)
-        if any(rank(lv) >= key for lv in levels.values()):
+        if (gone, mask) not in tops:
+            levels = {p: list(lv) for p, lv in stay.items()}
+            for o in rivals:
+                if o not in cut:
+                    for p, lv in v.opp_levels[o].items():
+                        levels.setdefault(p, []).extend(lv)
+            tops[gone, mask] = max((rank(lv) for lv in levels.values()), default=None)
+        strongest = tops[gone, mask]
+        if strongest is not None and strongest >= key:
             continue
         size = (min(own, v.split(gi, spare)) if in_part else own) + grow + sum(
             _joined_size(v, o, o in cut, key[0], spare) for o in joined)
@@ -320,8 +339,13 @@ def _part_options(v: View, gi: int, k: int, within: dict[int, int], reach: int,
 
 
 def best_value(v: View, size: int, old: int) -> int:
+    """The most valuable palace above ``old`` still in the supply that ``size`` hexes allow
+    (R20, R21)."""
     best = 0
-    for val in PALACE_VALUES:
-        if old < val <= min(size, v.cap) and v.s.palace_supply[val] > 0:
+    top, supply = min(size, v.cap), v.s.palace_supply
+    for val in PALACE_VALUES:  # ascending
+        if val > top:
+            break
+        if val > old and supply[val] > 0:
             best = val
     return best

@@ -172,6 +172,8 @@ class View:
         self._split: dict[int, tuple[list[int], list[int]]] = {} if like is None else like._split
         self.growths: dict[tuple[int, bool, int, int], list[tuple[int, Comps, list[int]]]] = (
             {} if like is None else like.growths)  # bound_growth
+        self.joined_sizes: dict[tuple[int, bool, int, int], int] = (
+            {} if like is None else like.joined_sizes)  # bound_palaces._joined_size
         # ``bound_ponds.raw_items`` with the most AP any view asked: fewer AP keep fewer of them
         self.pond_raw: list[Raw] = [] if like is None else like.pond_raw
         # ``bound_palaces.palace_events`` likewise, with the AP they were worked out with
@@ -310,21 +312,34 @@ class View:
         key = (h, lv, single > 0, raised, avoid, r13)
         got = self._tiles.get(key)
         if got is None:
-            s = self.s
-            tris, pairs = s.map.tris_at, s.map.partners
-            got = [()] if single > 0 and s.map.is_central(h) and not (r13 and self._on_one(h, lv, (h,), raised)) else []
-            shapes: list[tuple[int, ...]] = []
-            if s.players[self.me].doubles > 0:
-                shapes += [(h, x) for x in pairs[h]]
-            if s.triples > 0:
-                shapes += tris[h]
-            level, free = s.level, self.free
-            for shape in shapes:
-                rest = tuple(x for x in shape if x != h)
-                if (all(x not in avoid and free(x) and (level[x] == lv or x in raised) for x in rest)
-                        and not (r13 and self._on_one(h, lv, shape, raised))):
+            got = self._tiles[key] = self._fitting(h, lv, single > 0, raised, avoid, r13)
+        return got
+
+    def _fitting(self, h: int, lv: int, single: bool, raised: frozenset[int],
+                 avoid: frozenset[int], r13: bool) -> list[tuple[int, ...]]:
+        """``tiles`` worked out: ``free`` written out over the state's lists (the bound's
+        hottest lookup)."""
+        s, me = self.s, self.me
+        level, dev, palace, irrigated, kind = s.level, s.dev, s.palace, s.irrigated, s.map.kind
+
+        def fits(x: int) -> bool:
+            d = dev[x]
+            return ((level[x] == lv or x in raised) and x not in avoid and (d < 0 or d == me)
+                    and not palace[x] and not irrigated[x] and kind[x] != 0)
+
+        got: list[tuple[int, ...]] = []
+        if single and s.map.is_central(h) and not (r13 and self._on_one(h, lv, (h,), raised)):
+            got.append(())
+        if s.players[me].doubles > 0:
+            for x in s.map.partners[h]:
+                if fits(x) and not (r13 and self._on_one(h, lv, (h, x), raised)):
+                    got.append((x,))
+        if s.triples > 0:
+            for tri in s.map.tris_at[h]:
+                a, b, c = tri
+                rest = (b, c) if a == h else (a, c) if b == h else (a, b)
+                if fits(rest[0]) and fits(rest[1]) and not (r13 and self._on_one(h, lv, tri, raised)):
                     got.append(rest)
-            self._tiles[key] = got
         return got
 
     def _on_one(self, h: int, lv: int, shape: Sequence[int], raised: frozenset[int]) -> bool:
