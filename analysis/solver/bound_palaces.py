@@ -339,8 +339,8 @@ def _part_options(v: View, gi: int, k: int, within: dict[int, int], reach: int,
 
 
 def best_value(v: View, size: int, old: int) -> int:
-    """The most valuable palace above ``old`` still in the supply that ``size`` hexes allow
-    (R20, R21)."""
+    """The most valuable palace above ``old`` that a group of ``size`` hexes allows and the
+    supply still holds (R28)."""
     best = 0
     top, supply = min(size, v.cap), v.s.palace_supply
     for val in PALACE_VALUES:  # ascending
