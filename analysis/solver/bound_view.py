@@ -6,7 +6,7 @@ the bottom of the bound's layers: nothing here imports another bound module."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 from math import comb
@@ -42,6 +42,19 @@ def free_hexes(s: GameState, members: Iterable[int], me: int) -> list[int]:
     """The hexes of ``members`` with no palace and no opponent's developer: where a tile may
     lie (R11; his own developers may step aside) and a developer of his may stand (R27)."""
     return [h for h in members if not s.palace[h] and s.dev[h] in (-1, me)]
+
+
+def coverable(s: GameState, me: int) -> Callable[[int], bool]:
+    """Whether a tile of player ``me`` may cover a hex (R11): on the map, no palace, no
+    irrigation, no other player's developer (his own may step aside). A closure over the
+    state's lists, which push and pop change in place: the bound's hottest test."""
+    dev, palace, irrigated, kind = s.dev, s.palace, s.irrigated, s.map.kind
+
+    def free(h: int) -> bool:
+        d = dev[h]
+        return (d < 0 or d == me) and not palace[h] and not irrigated[h] and kind[h] != 0
+
+    return free
 
 
 def _cut_sets(members: list[int], ph: int, coverable: tuple[int, ...], c: int,
@@ -138,6 +151,7 @@ class View:
         self.s = s
         self.ap = ap
         self.me = s.to_move
+        self.free = coverable(s, self.me)
         self.g = s.groups()
         n = len(self.g.members)
         self.mine = [False] * n  # a developer of the mover stands in the group
@@ -317,20 +331,16 @@ class View:
 
     def _fitting(self, h: int, lv: int, single: bool, raised: frozenset[int],
                  avoid: frozenset[int], r13: bool) -> list[tuple[int, ...]]:
-        """``tiles`` worked out: ``free`` written out over the state's lists (the bound's
-        hottest lookup)."""
-        s, me = self.s, self.me
-        level, dev, palace, irrigated, kind = s.level, s.dev, s.palace, s.irrigated, s.map.kind
+        """``tiles`` worked out."""
+        s, level, free = self.s, self.s.level, self.free
 
         def fits(x: int) -> bool:
-            d = dev[x]
-            return ((level[x] == lv or x in raised) and x not in avoid and (d < 0 or d == me)
-                    and not palace[x] and not irrigated[x] and kind[x] != 0)
+            return (level[x] == lv or x in raised) and x not in avoid and free(x)
 
         got: list[tuple[int, ...]] = []
         if single and s.map.is_central(h) and not (r13 and self._on_one(h, lv, (h,), raised)):
             got.append(())
-        if s.players[me].doubles > 0:
+        if s.players[self.me].doubles > 0:
             for x in s.map.partners[h]:
                 if fits(x) and not (r13 and self._on_one(h, lv, (h, x), raised)):
                     got.append((x,))
@@ -352,10 +362,6 @@ class View:
         t = next(iter(tops))
         return len(tops) == 1 and t >= 0 and len(s.tiles[t]) == len(shape)
 
-    def free(self, h: int) -> bool:
-        s = self.s
-        return ((s.dev[h] < 0 or s.dev[h] == self.me) and not s.palace[h] and not s.irrigated[h]
-                and s.map.kind[h] != 0)
 
     def around(self, gi: int) -> list[int]:
         """``_levels_near`` of group ``gi`` (cached)."""
