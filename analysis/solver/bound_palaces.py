@@ -128,7 +128,6 @@ def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old:
         for p, lv in v.opp_levels[o].items():
             merged.setdefault(p, []).extend(lv)
     strength = {p: rank(merged[p] if exact else lv) for p, lv in self_levels.items()}
-    tops: dict[tuple[frozenset[int], int], tuple[int, ...] | None] = {}  # for ``_cut_rivals``
     out: list[tuple[int, int, int, int]] = []
     top = 0
     for arrive in range(ap - k):  # 1 palace action + k tiles + arrivals fit in the AP
@@ -143,7 +142,7 @@ def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old:
         strong = [] if made else [p for p in self_levels if strength[p] >= key]
         best = 0
         for drop in range(1 << len(strong)):  # the opponents cut off this group
-            gone_p = frozenset(p for i, p in enumerate(strong) if drop >> i & 1)
+            gone_p = {p for i, p in enumerate(strong) if drop >> i & 1}
             stay = {p: lv for p, lv in self_levels.items() if p not in gone_p}
             gone = sum(len(self_levels[p]) for p in gone_p)
             own = max(0, size0 - gone - (sep if gone else 0))
@@ -151,8 +150,7 @@ def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old:
                 own = min(own, v.split(gi, 2 * k))
             if exact:
                 best = max(best, _cut_rivals(v, gi, k, key, stay, own, part is not None or gone > 0,
-                                             part is not None, grow, joined, rivals, old,
-                                             tops, gone_p))
+                                             part is not None, grow, joined, rivals, old))
             else:
                 if any(rank(lv) >= key for lv in stay.values()):
                     continue
@@ -167,15 +165,11 @@ def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old:
 
 def _cut_rivals(v: View, gi: int, k: int, key: tuple[int, ...], stay: dict[int, list[int]],
                 own: int, cut_self: bool, in_part: bool, grow: int, joined: list[int],
-                rivals: list[int], old: int,
-                tops: dict[tuple[frozenset[int], int], tuple[int, ...] | None],
-                gone: frozenset[int]) -> int:
+                rivals: list[int], old: int) -> int:
     """``_ranked_options``' exact case: the most points over which rival villages among
     ``joined`` are cut off (R23) so that no opponent left (``stay``, and those of the
     villages that join whole) reaches his ``key`` (R24, R25); ``cut_self``: the group itself
-    is cut already (an opponent cut off, or a part of it). ``tops``: the best opponent's key
-    left (None: nobody) for each set of opponents cut off the group (``gone``, which
-    ``stay`` leaves out) and of rivals cut, remembered over the keys ``_ranked_options`` tries."""
+    is cut already (an opponent cut off, or a part of it)."""
     g = v.g
     best = 0
     for mask in range(1 << len(rivals)):
@@ -186,15 +180,12 @@ def _cut_rivals(v: View, gi: int, k: int, key: tuple[int, ...], stay: dict[int, 
         if cuts > 2 * k:
             continue
         spare = min(2 * k, 2 * k + 1 - cuts)
-        if (gone, mask) not in tops:
-            levels = {p: list(lv) for p, lv in stay.items()}
-            for o in rivals:
-                if o not in cut:
-                    for p, lv in v.opp_levels[o].items():
-                        levels.setdefault(p, []).extend(lv)
-            tops[gone, mask] = max((rank(lv) for lv in levels.values()), default=None)
-        strongest = tops[gone, mask]
-        if strongest is not None and strongest >= key:
+        levels = {p: list(lv) for p, lv in stay.items()}
+        for o in rivals:
+            if o not in cut:
+                for p, lv in v.opp_levels[o].items():
+                    levels.setdefault(p, []).extend(lv)
+        if any(rank(lv) >= key for lv in levels.values()):
             continue
         size = (min(own, v.split(gi, spare)) if in_part else own) + grow + sum(
             _joined_size(v, o, o in cut, key[0], spare) for o in joined)
