@@ -15,6 +15,7 @@ import pytest
 
 from analysis.solver.bnb import solve_bnb
 from analysis.solver.bound import upper_bound
+from analysis.solver.bound_ponds import _flat_shapes
 from analysis.solver.brute import solve_brute
 from analysis.solver.common import replay
 from analysis.solver.selfplay import random_position
@@ -475,6 +476,37 @@ def two_space_tiles_only(s: GameState) -> None:
     s.players[0].doubles = max(s.players[0].doubles, 2)
     s.discard.append(s.face_up)
     s.face_up = None
+
+
+def _empty_bound_tables() -> None:
+    from analysis.solver import bound_ponds, bound_view
+
+    for table in (bound_ponds._COVERS, bound_ponds._SHAPES, bound_view._CUTS, bound_view._PARTS):
+        table.clear()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_bounds_from_tables_kept_across_positions_equal_bounds_worked_out_afresh(seed: int) -> None:
+    """The bound's tables kept from one position to the next (pond covers and flat shapes per
+    map, a city's cuts and parts) are keyed on all they read: the bounds of positions along one
+    game and the flat shapes through every hex (R10, R12), each worked out after those before
+    it, equal the same with every table emptied first. (Leaving the flat pattern out of the
+    shapes' key fails it.)"""
+    states = []
+    for turns in range(2, 10):
+        for partial in (0, 3):
+            s = random_position(seed, MAPS[seed % 2], players=2 + seed % 2, turns=turns, ap=4,
+                                partial=partial)
+            s.turn.token_used = True
+            states.append(s)
+    hexes = [h for h in range(len(states[0].map.nbrs)) if states[0].map.on_map(h)]
+    warm = [(upper_bound(s, ap), _flat_shapes(s, hexes)) for s in states for ap in (2, 4)]
+    cold = []
+    for s in states:
+        for ap in (2, 4):
+            _empty_bound_tables()
+            cold.append((upper_bound(s, ap), _flat_shapes(s, hexes)))
+    assert warm == cold
 
 
 @pytest.mark.parametrize(("seed", "before"), [(324, 6), (104, 4)])
