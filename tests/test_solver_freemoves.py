@@ -8,11 +8,15 @@ import os
 import pytest
 
 from analysis.solver import solve
-from analysis.solver.freemoves import NONE, after_free_move
+from analysis.solver.freemoves import NONE, _irrigation_encloses, _tile_encloses, after_free_move
+from analysis.solver.selfplay import random_position
+from core.actions import Irrigate, Tile
+from core.groups import all_ponds, pond_ring
 from core.position import load_position
 from core.state import GameState
 from tests.helpers import H, put_dev
 from tests.test_solver import ENGINES, check, mini
+from tests.test_solver_bound import MAPS
 
 BUSY = os.path.join(os.path.dirname(__file__), "positions", "java-centre-turn-33.json")
 
@@ -55,6 +59,48 @@ def test_r27_busy_board_free_moves_wait_for_an_action_they_change() -> None:
     assert r.optimal and r.best == 0 and r.ap_spent == 1
     assert r.line[0].kind == "tile"
     assert r.nodes < 500
+
+
+def _enclosed(s: GameState, h: int) -> list[frozenset[int]]:
+    """The ponds with ``h`` on their ring whose ring is all land (R38), each as its hexes."""
+    nbrs = s.map.nbrs
+    out = []
+    for pond in all_ponds(s.map.hexes, s.irrigated, nbrs):
+        ring = pond_ring(pond, nbrs)
+        if h in ring and all(s.level[r] > 0 for r in ring):
+            out.append(frozenset(pond))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_r27_r38_enclosure_told_before_the_action_as_the_board_after_it(seed: int) -> None:
+    """R38: whether a tile or an irrigation encloses a pond with a free move's hexes on its
+    ring, worked out before it is pushed (the search then pushes only the actions a pending
+    move waits for), is what the board after it shows: a pond with ``x`` or ``y`` on its ring,
+    enclosed after the action and not before (for an irrigation: the pond it joins)."""
+    s = random_position(seed, MAPS[seed % 2], players=2 + seed % 2, turns=2 + seed % 10, ap=3)
+    nbrs = s.map.nbrs
+    rings = {r for p in all_ponds(s.map.hexes, s.irrigated, nbrs) for r in pond_ring(p, nbrs)}
+    land = [h for h in s.map.hexes if not s.irrigated[h] and s.level[h] > 0]
+    near = [h for h in land if h in rings or any(n in rings for n in nbrs[h])]
+    pairs = [(x, y) for x in near[seed % 2::2] for y in (land[seed % 5::5]) if y != x][:12]
+    tried = 0
+    for a in s.legal_actions():
+        if not isinstance(a, (Tile, Irrigate)):
+            continue
+        before = {h: _enclosed(s, h) for xy in pairs for h in xy}
+        told = {xy: (_tile_encloses(s, frozenset(a.hexes), *xy) if isinstance(a, Tile)
+                     else _irrigation_encloses(s, a.hex, *xy)) for xy in pairs}
+        s.push(a)
+        for (x, y), got in told.items():
+            if isinstance(a, Tile):
+                new = [p for h in (x, y) for p in _enclosed(s, h) if p not in before[h]]
+            else:
+                new = [p for h in (x, y) for p in _enclosed(s, h) if a.hex in p]
+            assert got == bool(new), (str(a), x, y)
+            tried += 1
+        s.pop()
+    assert tried > 0
 
 
 @pytest.mark.slow
