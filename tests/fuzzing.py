@@ -40,8 +40,9 @@ VERBS = ["tile", "enter", "move", "exit", "palace", "irrigate", "draw", "token",
 MAP_SPECS = ["java-centre", "/dev/zero", "/dev/urandom", "/dev/stdin", "/dev/null", "/etc/passwd",
              "/", ".", "", "nope.txt", "maps/../../../etc/passwd", "a\nb", "java-centre\x00",
              "x" * 5000, "mini.txt", "big.txt"]
-WEIRD = [None, True, False, 0, -1, 1, 7, 2**31, 2**63, -(2**63), 10**19, 10**30, 0.5, 1e308,
-         "", "x", "\n", "\x1b[31m", "é", [], {}, [[]], {"a": 1}, [0] * 50, "G6"]
+WEIRD: list[object] = [
+    None, True, False, 0, -1, 1, 7, 2**31, 2**63, -(2**63), 10**19, 10**30, 0.5, 1e308,
+    "", "x", "\n", "\x1b[31m", "é", [], {}, [[]], {"a": 1}, [0] * 50, "G6"]
 
 
 @dataclass
@@ -252,7 +253,8 @@ class Mutator:
     def cards(self, d: Any) -> Any:
         if not isinstance(d, dict):
             return d
-        where = [("cards", "deck"), ("cards", "discard"), ("cards", "face_up")]
+        where: list[tuple[str | int, ...]] = [
+            ("cards", "deck"), ("cards", "discard"), ("cards", "face_up")]
         where += [("players", i, "hand") for i in range(len(d.get("players") or []))]
         for p in self.rng.sample(where, k=min(2, len(where))):
             with contextlib.suppress(KeyError, IndexError, TypeError):

@@ -206,6 +206,7 @@ async def test_save_game_and_reload_replays_moves(kraton_home: Path) -> None:
         inp.value = str(target)  # type: ignore[attr-defined]
         await pilot.press("enter")
         await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
         session = app.screen.session
     from core.position import read_json
     from core.record import record_from_dict

@@ -176,8 +176,9 @@ async def test_each_game_has_its_own_autosave(kraton_home: Path) -> None:
         await pilot.press("d", "d")
         await pilot.pause()
     assert first.autosave and second.autosave and first.autosave != second.autosave
-    for g in (first, second):  # R44: the seed reproduces every hand; no file name shows it
-        assert re.fullmatch(r"autosave-\d{8}-\d{6}(-\d+)?\.json", os.path.basename(g.autosave))
+    # R44: the seed reproduces every hand; no file name shows it
+    for path in (first.autosave, second.autosave):
+        assert re.fullmatch(r"autosave-\d{8}-\d{6}(-\d+)?\.json", os.path.basename(path))
     assert len(load_game(first.autosave).state.history) == 1
     assert len(load_game(second.autosave).state.history) == 2
     again = load_game(first.autosave)
@@ -405,7 +406,8 @@ async def test_puzzle_browser_groups_and_orders_puzzles_with_difficulty_and_them
         opts = screen.query_one(OptionList)
         label = str(opts.get_option_at_index(opts.highlighted or 0).prompt)
         assert names[0] in label and screen.groups[0][1][0][1]["difficulty"] in label
-        assert screen.current() is not None and screen.current().stem == names[0]
+        current = screen.current()
+        assert current is not None and current.stem == names[0]
 
 
 @aio

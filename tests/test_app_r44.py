@@ -156,7 +156,8 @@ async def test_r44_nothing_opens_from_the_command_palette_behind_the_hand_over()
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, HandOverScreen)
-        titles = {c.title for c in app.get_system_commands(screen)}
+        # app.screen is screen, typed as the Screen[object] that get_system_commands takes
+        titles = {c.title for c in app.get_system_commands(app.screen)}
         assert not titles & {"Browse saves", "New game", "Puzzles", "Study position"}
 
 

@@ -277,6 +277,7 @@ async def test_review_during_play_evaluates_only_the_viewers_turns_r44(
     g.seats = [None, "random"]  # Ann plays Bob, a computer player
     g.apply_action(parse_action("tile L7v L8r"))  # Bob's turn in progress is no part of it
     async with open_app(Screen, game=Session(g), keyboard=False) as (app, pilot, _):
+        assert isinstance(app.screen, GameScreen)
         app.screen.workers.cancel_group(app.screen, "computer")
         review = ReviewScreen(app.screen.session, viewer=0)
         app.push_screen(review)

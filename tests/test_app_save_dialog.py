@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from textual.screen import Screen
+from textual.widgets import Input
 
 from core.errors import KratonError
 from tests.helpers import open_app
@@ -40,7 +41,7 @@ async def _save_as(pilot: object, text: str) -> SaveDialog:
         await pilot.pause()  # type: ignore[attr-defined]
     dialog = app.screen
     assert isinstance(dialog, SaveDialog)
-    dialog.query_one("#save-path").value = text
+    dialog.query_one("#save-path", Input).value = text
     await pilot.press("enter")  # type: ignore[attr-defined]
     await pilot.pause()  # type: ignore[attr-defined]
     return dialog
@@ -109,6 +110,7 @@ async def test_a_shipped_game_is_saved_as_a_copy_in_the_saves_folder(kraton_home
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, SaveDialog)
-        assert dialog.query_one("#save-path").value == str(kraton_home / "saves" / "planner-38.json")
+        assert (dialog.query_one("#save-path", Input).value
+                == str(kraton_home / "saves" / "planner-38.json"))
         await pilot.press("escape")
     assert shipped.read_bytes() == before

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 
@@ -234,14 +235,21 @@ def test_r40_a_watched_stalled_game_is_adjudicated_ends_and_its_record_replays(t
     assert len(list(islice(turn_starts(stuck, lambda s: End()), 30))) == 30 and not stuck.is_terminal()
 
 
-def _mined(tmp: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> dict[tuple[str, int], dict[str, object]]:
+class _Mined(TypedDict):
+    id: str
+    best: int
+    position: dict[str, object]
+
+
+def _mined(tmp: Path, monkeypatch: pytest.MonkeyPatch,
+           workers: int) -> dict[tuple[str, int], _Mined]:
     from analysis import mine
 
     tmp.mkdir()
     monkeypatch.setattr(mine, "HERE", str(tmp))
     records = [os.path.join(GAMES, g) for g in ("planner-705.json", "planner-707.json")]
     mine.main(["--mid-game", "--records", *records, "--at", "26", "--limit", "10", "--workers", str(workers)])
-    out: dict[tuple[str, int], dict[str, object]] = {}
+    out: dict[tuple[str, int], _Mined] = {}
     for f in sorted(tmp.glob("full-turn-*.json")):
         d = read_json(str(f))
         src = d["puzzle"]["solver"]

@@ -63,7 +63,9 @@ def independent_map() -> tuple[nx.Graph, set[tuple[int, int]], set[tuple[int, in
     """The java-centre file read from scratch: the adjacency graph of its hexes in axial
     coordinates, and the sets of central land, printed irrigation and rim hexes."""
     text = resources.files("core").joinpath("maps", "java-centre.txt").read_text(encoding="utf-8")
-    central, printed, rim = set(), set(), set()
+    central: set[tuple[int, int]] = set()
+    printed: set[tuple[int, int]] = set()
+    rim: set[tuple[int, int]] = set()
     rows = [line for line in text.splitlines() if not line.startswith("#")]
     for r, line in enumerate(rows):
         for i, ch in enumerate(line):
@@ -165,7 +167,7 @@ def test_perft_middle_move_costs_agree_with_dijkstra() -> None:
                 g.add_edge(h, n, weight=int(s.terrain[h] != s.terrain[n]))
     n_moves = 0
     for a in s.legal_actions():
-        if a.kind != "move":
+        if not isinstance(a, Move):
             continue
         n_moves += 1
         want = nx.shortest_path_length(g, a.src, a.dst, weight="weight")

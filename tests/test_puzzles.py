@@ -135,7 +135,7 @@ def test_the_trainers_collection_issue_25() -> None:
     for p in rows:
         raw = raw_puzzle(p.path)
         assert {"themes", "rating", "rd"} <= set(raw), p.id
-    bands = {}
+    bands: dict[int, int] = {}
     for p in rows:
         bands[int(p.rating // 300)] = bands.get(int(p.rating // 300), 0) + 1
     assert len([b for b, n in bands.items() if n >= 10]) >= 4, bands

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.actions import RICE, VILLAGE
+from core.actions import RICE, VILLAGE, Tile
 from core.errors import IllegalAction
 from tests.helpers import H, act, build, play
 
@@ -34,7 +34,8 @@ def test_r10_three_space_tile_comes_from_the_shared_supply() -> None:
     assert s.level[H("G6")] == s.level[H("G5")] == s.level[H("H5")] == 1
     assert s.terrain[H("G6")] == VILLAGE and s.terrain[H("G5")] == RICE
     assert s.top[H("G6")] == s.top[H("H5")] == 0
-    assert s.tiles == [act("tile G6v G5r H5r").cells]
+    tile = act("tile G6v G5r H5r")
+    assert isinstance(tile, Tile) and s.tiles == [tile.cells]
 
 
 def test_r10_two_and_one_space_tiles_come_from_the_movers_own_supply() -> None:

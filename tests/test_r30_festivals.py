@@ -13,6 +13,7 @@ from core.actions import CARD_KINDS, Agree, Bid, Festival, Pass, parse_action
 from core.errors import IllegalAction
 from core.festival import AGREEMENT, ALONE, FestivalState, card_worth
 from core.position import load_position, position_from_dict, position_to_dict, save_position
+from core.state import GameState
 from tests.festival_positions import H, city_position, play
 
 DEVS4 = {"F5": 0, "F6": 1, "F7": 2, "F8": 3}
@@ -20,14 +21,14 @@ EXAMPLE_HANDS = [["D", "DP", "D"], ["M", "M"], ["DM", "MP", "D"], ["DP", "MP"]]
 EXAMPLE = "festival F4 D; bid M; bid DM; pass; bid DP; pass; bid MP; bid D; agree"
 
 
-def example_position(hands: list[list[str]] | None = None) -> object:
+def example_position(hands: list[list[str]] | None = None) -> GameState:
     """The rule book's example: a palace of 8, face-up DM (so DM is worth 2, R31)."""
     return city_position(hands=hands or EXAMPLE_HANDS, developers=DEVS4, palace_value=8, face_up="DM")
 
 
-def refused(s: object, text: str, rule: str) -> IllegalAction:
+def refused(s: GameState, text: str, rule: str) -> IllegalAction:
     with pytest.raises(IllegalAction) as e:
-        s.push(parse_action(text))  # type: ignore[attr-defined]
+        s.push(parse_action(text))
     assert e.value.rule == rule, str(e.value)
     return e.value
 

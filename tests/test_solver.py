@@ -24,6 +24,7 @@ ENGINES = ("brute", "bnb", "cpsat")
 
 def set_cards(s: GameState, face_up: str, hands: list[list[str]]) -> None:
     """Deal chosen cards (all 30 stay accounted for, R2): the rest form the deck."""
+    assert s.face_up is not None
     pool = [*s.deck, *s.discard, s.face_up, *(c for p in s.players for c in p.hand)]
     for c in [face_up, *(c for h in hands for c in h)]:
         pool.remove(c)
@@ -211,13 +212,14 @@ def test_r27_bnb_follows_long_chains_of_free_moves() -> None:
     of free moves of several developers); the branch and bound must raise the limit itself
     instead of failing with RecursionError."""
     import sys
+    from types import FrameType
 
     from analysis.solver.bnb import solve_bnb
     from puzzles.loader import HERE, load_puzzle
 
     pz = load_puzzle(os.path.join(HERE, "full-turn-03.json"))
     depth = 0
-    f = sys._getframe()
+    f: FrameType | None = sys._getframe()
     while f is not None:
         depth, f = depth + 1, f.f_back
     old = sys.getrecursionlimit()

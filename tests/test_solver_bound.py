@@ -264,6 +264,7 @@ def test_r23_r28_one_entry_builds_a_palace_then_another_in_the_part_cut_off() ->
     s.turn.tile_placed = False
     s.players[0].doubles, s.players[0].rice, s.players[0].villages = 1, 0, 0
     s.triples = 0
+    assert s.face_up is not None
     s.discard.append(s.face_up)  # no face-up card: no festival (R31), to keep the search small
     s.face_up = None
     ref = solve_brute(s)
@@ -326,6 +327,7 @@ def supplies_only(s: GameState, triples: int = 0, doubles: int = 0, rice: int = 
     s.triples = triples
     p = s.players[s.to_move]
     p.doubles, p.rice, p.villages = doubles, rice, villages
+    assert s.face_up is not None
     s.discard.append(s.face_up)
     s.face_up = None
     s.turn.tile_placed = False
@@ -460,6 +462,7 @@ def test_r10_r12_two_tiles_join_only_the_groups_their_hexes_touch() -> None:
     put_dev(s, "C4", 1)
     s.irrigation_supply = 0  # no new pond
     s.triples, s.players[0].doubles, s.players[0].rice = 0, 0, 0  # two village tiles (R10)
+    assert s.face_up is not None
     s.discard.append(s.face_up)  # no face-up card: no festival (R31)
     s.face_up = None
     ref = solve_brute(s)
@@ -474,6 +477,7 @@ def two_space_tiles_only(s: GameState) -> None:
     s.irrigation_supply = 0
     s.triples, s.players[0].rice, s.players[0].villages = 0, 0, 0
     s.players[0].doubles = max(s.players[0].doubles, 2)
+    assert s.face_up is not None
     s.discard.append(s.face_up)
     s.face_up = None
 

@@ -77,7 +77,7 @@ def test_r24_r25_beats_with_an_opponents_key_of_literals(mine: list[int], theirs
         m.add(v == 1)
     for _, v in gone:
         m.add(v == 0)
-    counts, caps = counts_of(here + gone, top)
+    counts, caps = counts_of([*here, *gone], top)
     win = beats(m, [m.new_constant(c) for c in _key_counts(mine, top)], counts, "win", caps)
     m.add(win == 1)
     feasible = cp_model.CpSolver().solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
@@ -178,10 +178,10 @@ def test_model_bound_covers_every_mini_map_puzzle(pz: object) -> None:
     _check_bound(pz)
 
 
-def _playout(s: GameState, rng: random.Random) -> list[object]:
+def _playout(s: GameState, rng: random.Random) -> list[Action]:
     c = s.copy()
     me = c.to_move
-    line = []
+    line: list[Action] = []
     for _ in range(12):
         a = random_action(c, rng)
         if a is None or isinstance(a, End) or c.to_move != me:
@@ -527,8 +527,12 @@ def test_a_players_line_whose_festival_an_opponent_joins_is_polished_before_goal
     def polish(s: GameState, starts: list[list[Action]], *args: object, **kw: object) -> None:
         order.append([str(x[-1]) for x in starts])
 
+    def goal_lines(*args: object, **kw: object) -> list[tuple[Outcome, list[Action]]]:
+        order.append("goals")
+        return []
+
     monkeypatch.setattr(polish_module, "polish", polish)
-    monkeypatch.setattr(goals_module, "goal_lines", lambda *a, **kw: order.append("goals") or [])
+    monkeypatch.setattr(goals_module, "goal_lines", goal_lines)
     start = (replay(s, lost[:-1])[0], lost[:-1])  # the empty line leaves a tile owed (R8)
     model_module._quick_lines(s, Deadline(5), Reporter(None, "model"), start, False,
                               frozenset({"players", "polish", "goals"}))

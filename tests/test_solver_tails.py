@@ -15,12 +15,13 @@ from analysis.solver.tails import better_end, split, tail_lines
 from core.actions import Festival, parse_actions
 from core.errors import IllegalAction
 from core.record import replay_file
+from core.state import GameState
 from puzzles.loader import GAMES
 from tests.test_solver_agreement import position
 from tests.test_solver_model import _playout
 
 
-def _planner_41() -> object:
+def _planner_41() -> GameState:
     return replay_file(os.path.join(GAMES, "planner-41.json"), 328).state
 
 
