@@ -27,7 +27,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check core analysis puzzles tui tests benchmarks
-	$(BIN)/mypy core analysis puzzles tui
+	$(BIN)/mypy core analysis puzzles tui tests benchmarks
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

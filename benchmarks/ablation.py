@@ -20,6 +20,7 @@ import os
 import statistics
 import sys
 import time
+from typing import TypedDict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -40,7 +41,16 @@ VARIANTS = {
 JSON_PATH = os.path.join(HERE, "results", "ablation.json")
 
 
-def _solve(job: tuple[str, str, float]) -> dict[str, object]:
+class Row(TypedDict):
+    id: str
+    variant: str
+    best: int
+    bound: int | None
+    seconds: float
+    line: str
+
+
+def _solve(job: tuple[str, str, float]) -> Row:
     pid, variant, limit = job
     from analysis.solver.model import STEPS, solve_model
 
@@ -60,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     ids = [p for p in args.only.split(",") if p] or POSITIONS
     jobs = [(pid, v, args.time_limit) for pid in ids for v in VARIANTS]
     with mp.get_context("spawn").Pool(args.jobs, maxtasksperchild=1) as pool:
-        rows = []
+        rows: list[Row] = []
         for row in pool.imap_unordered(_solve, jobs):
             rows.append(row)
             print(f"{row['id']:>7} {row['variant']:<11} best {row['best']:>3} "
@@ -72,10 +82,10 @@ def main(argv: list[str] | None = None) -> int:
     for v in VARIANTS:
         mine = [r for r in rows if r["variant"] == v]
         lower = sorted(f"{r['id']} ({r['best']} < {full[r['id']]})" for r in mine
-                       if r["best"] < full[r["id"]])  # type: ignore[operator]
-        print(f"| {v} | {sum(r['best'] for r in mine)} | "  # type: ignore[misc]
+                       if r["best"] < full[r["id"]])
+        print(f"| {v} | {sum(r['best'] for r in mine)} | "
               f"{len(lower)}: {', '.join(lower) or '–'} | "
-              f"{statistics.median(r['seconds'] for r in mine):.2f} |")  # type: ignore[misc]
+              f"{statistics.median(r['seconds'] for r in mine):.2f} |")
     if not args.only:
         with open(JSON_PATH, "w", encoding="utf-8") as f:
             json.dump({"time_limit": args.time_limit, "jobs": args.jobs, "rows": rows}, f, indent=1)

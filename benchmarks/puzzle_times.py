@@ -19,6 +19,7 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import TypedDict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -45,12 +46,18 @@ def in_process(limit: float) -> list[dict[str, object]]:
     return rows
 
 
-def whole_process(every: int, limit: float) -> list[dict[str, object]]:
+class ProcessRow(TypedDict):
+    file: str
+    seconds: float
+    status: int
+
+
+def whole_process(every: int, limit: float) -> list[ProcessRow]:
     """``kraton solve`` on every ``every``-th puzzle file, timed from outside."""
     from puzzles.loader import puzzle_files
 
     kraton = os.path.join(os.path.dirname(sys.executable), "kraton")
-    rows: list[dict[str, object]] = []
+    rows: list[ProcessRow] = []
     for path in puzzle_files(os.path.join(ROOT, "puzzles"))[::every]:
         t = time.perf_counter()
         done = subprocess.run([kraton, "solve", path, "--time-limit", str(limit)],
@@ -79,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {_summary(times)}; {sum(t <= 0.1 for t in times)} within 0.1 s")
     print(f"  not proved: {[r['id'] for r in rows if r['proved_by'] is None]}")
     procs = whole_process(args.every, args.time_limit)
-    ptimes = [float(r["seconds"]) for r in procs]  # type: ignore[arg-type]
+    ptimes = [float(r["seconds"]) for r in procs]
     print(f"kraton solve as a process: {len(procs)} puzzles (every {args.every}th), "
           f"{_summary(ptimes)}; {sum(t <= 1.0 for t in ptimes)} within 1 s; "
           f"exit statuses {sorted({r['status'] for r in procs})}")

@@ -31,6 +31,7 @@ import pytest
 from analysis.solver.bnb import solve_bnb
 from analysis.solver.bound import upper_bound
 from analysis.solver.bound_view import View
+from core.state import GameState
 from puzzles.loader import Puzzle, load_puzzle
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -109,7 +110,7 @@ def test_pond_covers_at_search_nodes(bench, role: str, monkeypatch: pytest.Monke
     s = position("37@112")
     for a in parse_actions("irrigate J3; tile K3v K4r L3r; move H6 J4; enter K3; token"):
         s.push(a)
-    children = []
+    children: list[GameState] = []
     for a in s.legal_actions():
         if not isinstance(a, (Token, Draw, End, Festival)) and len(children) < 40:
             c = s.copy()

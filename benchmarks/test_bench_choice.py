@@ -7,14 +7,13 @@ imported and warmed before the clock. Both must reach the same optimum."""
 from __future__ import annotations
 
 import os
-from typing import Any
 
 import pytest
 
-from analysis.solver.choice import choose
+from analysis.solver.choice import Filler, choose
 from analysis.solver.common import Deadline
 from analysis.solver.cpsat import _cpsat_choice
-from analysis.solver.recipes import derive
+from analysis.solver.recipes import Recipe, derive
 from core.record import replay_file
 from core.state import GameState
 from puzzles.loader import load_puzzle
@@ -22,9 +21,11 @@ from puzzles.loader import load_puzzle
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CASES = {"full-turn-07": lambda: load_puzzle(os.path.join(ROOT, "puzzles", "full-turn-07.json")).state,
          "38@137": lambda: replay_file(os.path.join(ROOT, "puzzles", "games", "planner-38.json"), 137).state}
+# choose's arguments: recipes, AP, token, fillers, a tile owed, the palace supply, cuts
+Inputs = tuple[list[Recipe], int, bool, list[Filler], bool, list[int], list[list[int]]]
 
 
-def _inputs(s: GameState) -> tuple[Any, ...]:
+def _inputs(s: GameState) -> Inputs:
     budget = s.turn.ap + s.token_bonus()
     return (derive(s, budget), s.turn.ap, bool(s.token_bonus()), [], False, s.palace_supply, [])
 

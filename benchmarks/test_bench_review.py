@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from analysis.review_report import Review
 from benchmarks.review_bench import GAME, timed_review
 
 TURNS = (21, 22)  # the turn at action 137 is turn 22
@@ -15,10 +16,10 @@ TURNS = (21, 22)  # the turn at action 137 is turn 22
 @pytest.mark.benchmark(group="review")
 @pytest.mark.parametrize("workers, role", [(2, "fast"), (1, "reference")])
 def test_review_smoke(bench, workers: int, role: str) -> None:
-    got = {}
+    got: dict[str, Review] = {}
 
     def run() -> None:
-        got["secs"], got["review"] = timed_review(GAME, 0.2, workers, TURNS)
+        _, got["review"] = timed_review(GAME, 0.2, workers, TURNS)
 
     bench(run, pair="review planner-38 turns 21-22, 0.2 s", role=role, rounds=1)
     review = got["review"]
