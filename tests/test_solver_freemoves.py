@@ -8,13 +8,19 @@ import os
 import pytest
 
 from analysis.solver import solve
-from analysis.solver.freemoves import NONE, _irrigation_encloses, _tile_encloses, after_free_move
+from analysis.solver.freemoves import (
+    NONE,
+    _irrigation_encloses,
+    _placeable_after,
+    _tile_encloses,
+    after_free_move,
+)
 from analysis.solver.selfplay import random_position
-from core.actions import Irrigate, Tile
+from core.actions import Draw, Festival, Irrigate, Palace, Tile, Token
 from core.groups import all_ponds, pond_ring
 from core.position import load_position
 from core.state import GameState
-from tests.helpers import H, put_dev
+from tests.helpers import H, lay, put_dev, put_palace
 from tests.test_solver import ENGINES, check, mini
 from tests.test_solver_bound import MAPS
 
@@ -101,6 +107,54 @@ def test_r27_r38_enclosure_told_before_the_action_as_the_board_after_it(seed: in
             tried += 1
         s.pop()
     assert tried > 0
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_r8_r27_placement_told_before_the_action_is_one_after_it(seed: int) -> None:
+    """R8: where a placement is told to remain after an action (a tile owed, a developer back
+    on ``x``), told before the action is pushed, the board after it has one: the search then
+    skips that action without pushing it, as it did once it had pushed it."""
+    s = random_position(seed, MAPS[seed % 2], players=2 + seed % 2, turns=2 + seed % 10, ap=3)
+    assert s.obligation_pending()
+    land = [h for h in s.map.hexes if s.level[h] > 0 and s.dev[h] < 0 and not s.palace[h]]
+    told = 0
+    for a in list(s.legal_actions()):
+        if isinstance(a, (Tile, Token, Draw, Festival)):
+            continue
+        for x in land[seed % 4::4]:
+            if _placeable_after(s, a, x):
+                told += 1
+                s.push(a)
+                assert s.find_placement(s.turn.ap + s.token_bonus(), frozenset((x,))) is not None, (
+                    str(a), x)
+                s.pop()
+    assert told > 0
+
+
+def test_r8_r15_a_palace_may_leave_no_placement_but_the_hex_a_free_move_left() -> None:
+    """R8/R15: a tile is owed and the mover has one village tile; the free hexes are E3 (where
+    his developer stood before a free move) and C4, between the village C2–C3 and the city C5.
+    His palace on C3 makes C2–C3 a city, so a village on C4 would join two cities (R15): after
+    it, E3 is the only placement. So the palace needs the developer off E3 first, and the
+    test before the push must not say a placement avoiding E3 is left (C4 is one only now)."""
+    s = mini(ap=3)
+    s.turn.tile_placed = False
+    p = s.players[0]
+    p.rice = p.doubles = 0
+    p.villages, s.triples = 1, 0
+    for t in ("C2v", "C3v", "C5v"):
+        lay(s, t)
+    put_palace(s, "C5", 2)
+    put_dev(s, "C2", 0)
+    keep = {H(n) for n in ("C2", "C3", "C4", "C5", "E3")}
+    for h in s.map.central:
+        s.irrigated[h] = h not in keep
+    x, palace = H("E3"), Palace(H("C3"), 2)
+    assert s.find_placement(3, frozenset((x,))) is not None  # C4, while C2–C3 is a village
+    assert not _placeable_after(s, palace, x)
+    s.push(palace)
+    assert s.find_placement(s.turn.ap, frozenset((x,))) is None
+    assert s.find_placement(s.turn.ap) is not None  # E3: the palace itself is legal (R8)
 
 
 @pytest.mark.slow

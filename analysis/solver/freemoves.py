@@ -105,10 +105,47 @@ def unsettled(s: GameState, a: Action, pending: Pending, owed: bool) -> Pending 
     for x, y in pending:
         if _interacts_before(s, a, x, y):
             continue
-        if not later:
+        if not later or _placeable_after(s, a, x):
             return None
         rest.append((x, y))
     return frozenset(rest)
+
+
+def _placeable_after(s: GameState, a: Action, x: int) -> bool:
+    """Whether a tile owed (R8) could still be placed after ``a``, with the developer back on
+    ``x``, told before ``a`` is pushed where that is sure: a move, an entry, an exit or an
+    irrigation changes only which hexes carry a developer or water (R11) and the AP left, so
+    a placement now that keeps off ``x`` and the hex ``a`` takes, within the AP ``a`` leaves,
+    is one after it too (a palace: ``_placeable_after_palace``). False where unsure (no path):
+    ``_r8_needs`` then asks the state after it."""
+    if isinstance(a, Move):
+        cost = s.cached_path_cost(a.src, a.dst)
+        if cost is None:  # a child's moves took the cache; the push would walk the board too
+            cost = s.path_costs(a.src, s.turn.ap).get(a.dst)
+        taken = a.dst
+    elif isinstance(a, (Enter, Exit)):
+        cost, taken = s.map.edge_cost(a.hex), a.hex
+    elif isinstance(a, Irrigate):
+        cost, taken = 1, a.hex
+    elif isinstance(a, Palace):
+        return _placeable_after_palace(s, a.hex, x)
+    else:
+        return False
+    if not cost:
+        return False
+    budget = s.turn.ap - cost + s.token_bonus()
+    return budget >= 1 and s.find_placement(budget, frozenset((x, taken))) is not None
+
+
+def _placeable_after_palace(s: GameState, at: int, x: int) -> bool:
+    """``_placeable_after`` for a palace on ``at`` (1 AP, R28): it may make its group a city,
+    which a village cell next to it may no longer join to another (R15), so the placement
+    now must keep off the group and the hexes next to it, where nothing changes."""
+    g = s.groups()
+    near = set(g.members[g.label[at]]) if g.label[at] >= 0 else {at}
+    near |= {n for h in near for n in s.map.nbrs[h]}
+    budget = s.turn.ap - 1 + s.token_bonus()
+    return budget >= 1 and s.find_placement(budget, frozenset(near | {x})) is not None
 
 
 def interacts_after(s: GameState, a: Action, rest: Pending, owed: bool) -> bool:
