@@ -202,3 +202,61 @@ def city_check_ref(s: GameState, palace: int) -> tuple[list[int], list[list[int]
             c.pop()
         c.pop()
     return size, parts
+
+
+# ----------------------------------------------------------------------------- free moves
+def unsettled_ref(s: GameState, a: Action, pending: frozenset[tuple[int, int]],
+                  owed: bool) -> frozenset[tuple[int, int]] | None:
+    """``freemoves.unsettled`` telling only what needs no board after ``a`` (the hex a free
+    move left taken, an exit of it, a tile on it or across every free path, a palace in its
+    group): a tile or an irrigation, and any action while a tile is owed (R8), are pushed to
+    be told (``interacts_after_ref``)."""
+    from analysis.solver.freemoves import _path_avoiding
+
+    later = isinstance(a, (Tile, Irrigate)) or (owed and not isinstance(a, Tile))
+    rest = []
+    for x, y in pending:
+        if isinstance(a, Tile):
+            told = x in a.hexes or not _path_avoiding(s, x, y, frozenset(a.hexes))
+        elif isinstance(a, Move):
+            told = a.dst == x
+        elif isinstance(a, Enter):
+            told = a.hex == x
+        elif isinstance(a, Exit):
+            told = a.hex == y
+        elif isinstance(a, Palace):
+            label = s.groups().label
+            told = label[a.hex] in (label[x], label[y])
+        else:
+            told = False
+        if told:
+            continue
+        if not later:
+            return None
+        rest.append((x, y))
+    return frozenset(rest)
+
+
+def interacts_after_ref(s: GameState, a: Action, rest: frozenset[tuple[int, int]],
+                        owed: bool) -> bool:
+    """On the board after ``a``: it encloses a pond with ``x`` or ``y`` on its ring (a tile: a
+    ring hex it laid on bare ground, now level 1; an irrigation: the pond it joined), or a tile
+    owed could be placed only on the hex ``x`` the free move left (R8, R38)."""
+    from core.groups import all_ponds, pond_ring
+
+    nbrs = s.map.nbrs
+    enclosed = [(p, pond_ring(p, nbrs)) for p in all_ponds(s.map.hexes, s.irrigated, nbrs)]
+    enclosed = [(p, r) for p, r in enclosed if all(s.level[h] > 0 for h in r)]
+    for x, y in rest:
+        if isinstance(a, Tile):
+            laid = {h for h in a.hexes if s.level[h] == 1}
+            hit = any((x in r or y in r) and laid & set(r) for _, r in enclosed)
+        elif isinstance(a, Irrigate):
+            hit = any((x in r or y in r) and a.hex in p for p, r in enclosed)
+        else:
+            hit = False
+        placeable = not owed or isinstance(a, Tile) or s.find_placement(
+            s.turn.ap + s.token_bonus(), frozenset((x,))) is not None
+        if not hit and placeable:
+            return False
+    return True
