@@ -245,8 +245,10 @@ def interacts_after_ref(s: GameState, a: Action, rest: frozenset[tuple[int, int]
     from core.groups import all_ponds, pond_ring
 
     nbrs = s.map.nbrs
-    enclosed = [(p, pond_ring(p, nbrs)) for p in all_ponds(s.map.hexes, s.irrigated, nbrs)]
-    enclosed = [(p, r) for p, r in enclosed if all(s.level[h] > 0 for h in r)]
+    enclosed: list[tuple[list[int], list[int]]] = []
+    if isinstance(a, (Tile, Irrigate)):  # nothing else encloses a pond
+        rings = [(p, pond_ring(p, nbrs)) for p in all_ponds(s.map.hexes, s.irrigated, nbrs)]
+        enclosed = [(p, r) for p, r in rings if all(s.level[h] > 0 for h in r)]
     for x, y in rest:
         if isinstance(a, Tile):
             laid = {h for h in a.hexes if s.level[h] == 1}
