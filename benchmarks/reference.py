@@ -262,3 +262,31 @@ def interacts_after_ref(s: GameState, a: Action, rest: frozenset[tuple[int, int]
         if not hit and placeable:
             return False
     return True
+
+
+# ----------------------------------------------------------------------------- pond covers
+def disjoint_cover_ref(bare: set[int], budget: int, supply: list[int],
+                       shapes: dict[int, list[tuple[frozenset[int], int, int]]]
+                       ) -> tuple[int, int] | None:
+    """``bound_ponds._disjoint_cover`` written plainly: every set of disjoint flat shapes (of
+    ``shapes``, R12; one tile of a kind each, ``supply``, R10) that covers ``bare`` within
+    ``budget`` AP, tiles plus overhang (R14), hexes as frozensets, no node limit, and a branch
+    stopped only where one tile more would not fit. (fewest tiles, fewest overhang) over
+    them, each on its own; None where none fits."""
+    best = [99, 99]
+
+    def dfs(left: frozenset[int], used: frozenset[int], tiles: int, rim: int) -> None:
+        if not left:
+            best[0], best[1] = min(best[0], tiles), min(best[1], rim)
+            return
+        if tiles + 1 + rim > budget:
+            return
+        h = min(left)  # some tile covers it: try each
+        for shape, kind, extra in shapes[h]:
+            if supply[kind] and used.isdisjoint(shape) and tiles + 1 + rim + extra <= budget:
+                supply[kind] -= 1
+                dfs(left - shape, used | shape, tiles + 1, rim + extra)
+                supply[kind] += 1
+
+    dfs(frozenset(bare), frozenset(), 0, 0)
+    return None if best[0] == 99 else (best[0], best[1])

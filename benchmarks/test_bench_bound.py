@@ -16,6 +16,12 @@ path against the plain way in the same run (issue 21's puzzle targets).
 - *search to the bound*: branch and bound on pond-32 (15 points, which the root's bound
   allows) stopping at the line that meets the bound, against the same search told a bound one
   point higher, which no line meets, so that it searches on to the end.
+- *pond covers, exactly*: every exact cover of a bare ring (``bound_ponds._disjoint_cover``)
+  the cold root bounds of full-turn-67 and full-turn-77 ask (Java-Centre, 30 and 24 points:
+  ~530 rings), the hexes as bits of one integer and a branch stopped once the tiles its
+  hexes still need (a third of them) no longer fit, against the plain search
+  (``reference.disjoint_cover_ref``: frozensets, no node limit, stopped only where one tile
+  more would not fit).
 - *two processes*: branch and bound on pond-17 (6 points, proved by the search alone) with a
   second process claiming its part of the tree (``split.py``, started after 0.08 s as a solve
   does without ``split.warm``) against one process.
@@ -127,3 +133,40 @@ def test_pond_covers_at_search_nodes(bench, role: str, monkeypatch: pytest.Monke
     got = bench(bounds, pair="pond covers at 40 search nodes (planner-37@112, last 2 AP)",
                 role=role, rounds=3)
     assert got == plain
+
+
+@pytest.mark.benchmark(group="bound")
+@pytest.mark.parametrize("role", ["fast", "reference"])
+def test_exact_pond_covers(bench, role: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import analysis.solver.bound_ponds as bp
+    from benchmarks.reference import disjoint_cover_ref
+
+    asked: list[tuple[GameState, set[int], int, bp.Shapes]] = []
+    plain_cover = bp._disjoint_cover
+
+    def record(s: GameState, bare: set[int], budget: int, shapes: bp.Shapes) -> tuple[int, int] | None:
+        asked.append((s, set(bare), budget, shapes))
+        return plain_cover(s, bare, budget, shapes)
+
+    monkeypatch.setattr(bp, "_disjoint_cover", record)
+    for name in ("full-turn-67", "full-turn-77"):
+        bp._COVERS.clear()
+        s = _puzzle(name).state
+        upper_bound(s, s.turn.ap + s.token_bonus())
+    monkeypatch.undo()
+
+    def supply(s: GameState) -> list[int]:
+        me = s.players[s.to_move]
+        return [me.villages + me.rice, me.doubles, s.triples]
+
+    def fast() -> list[tuple[int, int] | None]:
+        return [bp._disjoint_cover(s, bare, budget, shapes) for s, bare, budget, shapes in asked]
+
+    def reference() -> list[tuple[int, int] | None]:
+        return [disjoint_cover_ref(bare, budget, supply(s), shapes)
+                for s, bare, budget, shapes in asked]
+
+    got = bench(fast if role == "fast" else reference,
+                pair="exact pond covers of two cold root bounds (full-turn-67, -77)", role=role,
+                rounds=3)
+    assert len(asked) > 100 and got == reference()

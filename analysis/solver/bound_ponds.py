@@ -82,42 +82,35 @@ def _cover_now(s: GameState, bare: set[int], budget: int = 7, avoid: frozenset[i
     would leave it land, never irrigated; R11: none on it after)."""
     if not bare:
         return 0, 0
-    tris, pairs = s.map.tris_at, s.map.partners
-    level, irr = s.level, s.irrigated
     me = s.players[s.to_move]
-    two = me.doubles > 0  # a three-space tile covers two of them only through a flat triangle
-    three = s.triples > 0
+    shapes = _flat_shapes(s, bare)  # a bare hex is level 0 without irrigation: flat (R12)
+    if avoid:
+        shapes = {h: [o for o in here if avoid.isdisjoint(o[0])] for h, here in shapes.items()}
     sixths = 0
     only_single = 0
     for h in bare:
         c = 1
         multi = False
-        if two:
-            for x in pairs[h]:
-                if level[x] == 0 and not irr[x] and x not in avoid:
-                    multi = True
-                    c = max(c, 1 + (x in bare))
-        if three and c < 3:
-            for tri in tris[h]:
-                if all(level[x] == 0 and not irr[x] and x not in avoid for x in tri):
-                    multi = True
-                    c = max(c, sum(1 for x in tri if x in bare))
+        for shape, kind, _ in shapes[h]:
+            if kind:  # a pair or a triangle (a three-space tile covers two only through one)
+                multi = True
+                if c < 3:
+                    c = max(c, len(shape & bare))
         only_single += not multi
         sixths += 6 // c
     if only_single > me.villages + me.rice:
         return None
-    shapes = _flat_shapes(s, bare)
-    rim = _overhang(s, bare, avoid, shapes)
+    rim = _overhang(s, bare, shapes)
     least = -(-sixths // 6)
     if least + rim <= budget and len(bare) <= EXACT_BARE:
         try:  # exact (at least the search below finds), where its nodes suffice
-            exact = _disjoint_cover(s, bare, budget, avoid, shapes)
+            exact = _disjoint_cover(s, bare, budget, shapes)
         except OverflowError:
             pass
         else:
             return None if exact is None else (max(least, exact[0]), max(rim, exact[1]))
     if least < len(bare) and least + rim <= budget:
-        least = _fewest_tiles(s, bare, least, budget - rim, avoid, shapes)
+        least = _fewest_tiles(s, bare, least, budget - rim, shapes)
     return least, rim
 
 
@@ -125,22 +118,34 @@ EXACT_BARE = 9  # bare hexes ``_disjoint_cover`` tries to cover exactly, at most
 COVER_NODES = 2000  # its search nodes; past them the estimates above stand
 
 
-def _disjoint_cover(s: GameState, bare: set[int], budget: int, avoid: frozenset[int],
-                    shapes: Shapes) -> tuple[int, int] | None:
+def _disjoint_cover(s: GameState, bare: set[int], budget: int, shapes: Shapes
+                    ) -> tuple[int, int] | None:
     """(fewest tiles, fewest overhang AP) of any cover of ``bare`` within ``budget`` AP, each
     the least over every cover (not of one cover); None where none fits; OverflowError where
     the search runs past ``COVER_NODES``. Every bare hex is first covered by a tile lying flat on
     level 0 (R12), and a tile laid before it raised its own hexes, so those first tiles are
-    disjoint flat shapes of level-0 hexes without irrigation now, none on ``avoid`` (R11,
-    R37), of his supplies (R10), each rim hex of them 1 AP more (R14)."""
+    disjoint flat shapes of level-0 hexes without irrigation now (``shapes``: none on a hex
+    the line irrigates, R11, R37), of his supplies (R10), each rim hex of them 1 AP more
+    (R14). The hexes are bits of
+    one integer (the bare ones first), so a node tests and takes a shape with one ``&``."""
     me = s.players[s.to_move]
     supply = [me.villages + me.rice, me.doubles, s.triples]
-    by_hex = {h: [(shape, kind, rim) for shape, kind, rim in shapes[h] if avoid.isdisjoint(shape)]
-              for h in bare}
+    bit = {h: 1 << i for i, h in enumerate(bare)}
+
+    def mask(shape: frozenset[int]) -> int:
+        m = 0
+        for x in shape:
+            b = bit.get(x)
+            if b is None:
+                b = bit[x] = 1 << len(bit)
+            m |= b
+        return m
+
+    by_hex = [(bit[h], [(mask(shape), kind, rim) for shape, kind, rim in shapes[h]]) for h in bare]
     best = [99, 99]
     nodes = 0
 
-    def dfs(left: frozenset[int], used: frozenset[int], tiles: int, rim: int) -> None:
+    def dfs(left: int, used: int, tiles: int, rim: int) -> None:
         nonlocal nodes
         if not left:
             if tiles + rim <= budget:
@@ -149,37 +154,37 @@ def _disjoint_cover(s: GameState, bare: set[int], budget: int, avoid: frozenset[
         nodes += 1
         if nodes > COVER_NODES:
             raise OverflowError
-        if tiles + 1 + rim > budget or (tiles + 1 >= best[0] and rim >= best[1]):
+        more = -(-left.bit_count() // 3)  # tiles still to come: each covers three at most
+        if tiles + more + rim > budget or (tiles + more >= best[0] and rim >= best[1]):
             return  # no room, or nothing better on either count down here
-        fits: list[tuple[frozenset[int], int, int]] | None = None  # of the hex with fewest
-        for h in left:
-            here = [o for o in by_hex[h] if supply[o[1]] and used.isdisjoint(o[0])]
-            if not here:
-                return
-            if fits is None or len(here) < len(fits):
-                fits = here
+        fits: list[tuple[int, int, int]] | None = None  # of the hex with fewest
+        for hb, options in by_hex:
+            if left & hb:
+                here = [o for o in options if supply[o[1]] and not used & o[0]]
+                if not here:
+                    return
+                if fits is None or len(here) < len(fits):
+                    fits = here
         assert fits is not None
-        for shape, kind, extra in sorted(fits, key=lambda o: (-len(o[0] & left), o[2])):
+        for shape, kind, extra in sorted(fits, key=lambda o: (-(o[0] & left).bit_count(), o[2])):
             supply[kind] -= 1
-            dfs(left - shape, used | shape, tiles + 1, rim + extra)
+            dfs(left & ~shape, used | shape, tiles + 1, rim + extra)
             supply[kind] += 1
 
-    dfs(frozenset(bare), frozenset(), 0, 0)
+    dfs((1 << len(by_hex)) - 1, 0, 0, 0)
     return None if best[0] == 99 else (best[0], best[1])
 
 
-def _overhang(s: GameState, bare: set[int], avoid: frozenset[int], shapes: Shapes) -> int:
+def _overhang(s: GameState, bare: set[int], shapes: Shapes) -> int:
     """The fewest extra AP (R14) any flat cover of ``bare`` pays: each tile over a bare hex
     lies on level 0, so each of its hexes outside Java-Centre carries no tile and costs 1 AP
     more. Every bare rim hex pays; and bare hexes no two of which one tile can cover (not
     next to each other, as a tile's hexes all are) lie under different tiles, each paying at
     least the cheapest flat shape of his supplies through its hex (planner-44@191: the
-    bare H3 lies only under triangles that overhang onto H2)."""
+    bare H3 lies only under triangles that overhang onto H2). ``shapes``: those the cover
+    may use (none on a hex the line irrigates)."""
     m = s.map
-    least: dict[int, int] = {}
-    for h in bare:
-        costs = [rim for shape, _, rim in shapes[h] if avoid.isdisjoint(shape)]
-        least[h] = min(costs, default=0)
+    least = {h: min((rim for _, _, rim in shapes[h]), default=0) for h in bare}
     apart, chosen = 0, set()
     for h in sorted(bare, key=lambda x: (-least[x], x)):
         if least[h] and not any(n in chosen for n in m.nbrs[h]):
@@ -254,18 +259,17 @@ def _flat_shapes(s: GameState, hexes: Iterable[int]) -> Shapes:
     return got
 
 
-def _fewest_tiles(s: GameState, bare: set[int], least: int, most: int,
-                  avoid: frozenset[int], shapes: Shapes) -> int:
+def _fewest_tiles(s: GameState, bare: set[int], least: int, most: int, shapes: Shapes) -> int:
     """The fewest flat tiles of his supplies that cover ``bare`` (R10, R12), searched from
     ``least`` (a lower bound) up to ``most`` (``most + 1`` where even that many cannot):
     every tile over a bare hex lies on level 0, so only the singles, pairs and triangles
     of level-0 hexes without irrigation there now count. Each step covers the hex with the
     fewest such tiles, and a branch stops where the sum of ``1/c(h)`` over what is left
     (``_cover``) exceeds the tiles left. Where the search runs past ``NODES`` it returns the
-    count it was trying, still a lower bound."""
+    count it was trying, still a lower bound. ``shapes``: those the cover may use."""
     me = s.players[s.to_move]
-    options = {h: sorted({(shape & bare, k) for shape, k, _ in shapes[h]
-                          if avoid.isdisjoint(shape)}, key=lambda o: -len(o[0])) for h in bare}
+    options = {h: sorted({(shape & bare, k) for shape, k, _ in shapes[h]},
+                         key=lambda o: -len(o[0])) for h in bare}
     supply = [me.villages + me.rice, me.doubles, s.triples]
     nodes = 0
 
@@ -491,10 +495,13 @@ def cluster_table(members: list[Item], ap: int, s: GameState) -> list[tuple[int,
     table: dict[Key, int] = {(frozenset(), 0, 0, 0, 0, 0, 0): 0}
     supply = s.irrigation_supply  # R37: every irrigation comes from it
     for _, opts, zero, _ in members:
-        choices = [(o, None, m) for o, m in opts] + ([zero] if zero else [])
+        choices: list[tuple[PondOption, frozenset[int] | None, int, list[tuple[int, int]]]] = [
+            (o, None, m, holder_routes(o[0], o[3], o[4], o[1])) for o, m in opts]
+        if zero:
+            choices.append((*zero, holder_routes(zero[0][0], zero[0][3], zero[0][4], zero[0][1])))
         nxt = dict(table)
         for (u, t, i, b, a, taken, n), pts in table.items():
-            for (ot, oi, orim, cls, lifts, op), ring, mask in choices:
+            for (ot, oi, orim, _, _, op), ring, mask, routes in choices:
                 if taken & mask or n + oi > supply:
                     continue
                 if ring is None:
@@ -504,7 +511,7 @@ def cluster_table(members: list[Item], ap: int, s: GameState) -> list[tuple[int,
                 c = cover(uu)
                 if c is None:
                     continue
-                for ob, oa in holder_routes(ot, cls, lifts, oi):
+                for ob, oa in routes:
                     key = (uu, tt, ii, max(b, ob), max(a, oa), taken | mask, n + oi)
                     if (max(c[0], tt, key[3]) + c[1] + ii + key[4] <= ap
                             and nxt.get(key, -1) < pts + op):
