@@ -188,29 +188,39 @@ class _Obligation:
 
     def _placeable_after(self, a: Action, after: int) -> bool:
         """Exactly push's R8 test for an action already known legal: could a tile still be
-        placed with ``after`` AP once it is done? Developer moves and irrigation only make
-        hexes free or not free, so they are written into the board for the test and undone;
-        anything else (a palace changes the groups, R15) is pushed and popped."""
-        s = self.s
-        writes: list[tuple[list[Any], int, Any]]
-        if isinstance(a, Move):
-            writes = [(s.dev, a.src, -1), (s.dev, a.dst, s.to_move)]
-        elif isinstance(a, Enter):
-            writes = [(s.dev, a.hex, s.to_move)]
-        elif isinstance(a, Exit):
-            writes = [(s.dev, a.hex, -1)]
-        elif isinstance(a, Irrigate):
-            writes = [(s.irrigated, a.hex, True)]
-        else:
-            return s.is_legal(a)
-        old = [(arr, h, arr[h]) for arr, h, _ in writes]
-        try:
-            for arr, h, v in writes:
-                arr[h] = v
-            return some_placement(s, after) is not None
-        finally:
-            for arr, h, v in reversed(old):
-                arr[h] = v
+        placed with ``after`` AP once it is done? (``placeable_after``; a palace, which may
+        change the groups, R15, is pushed and popped.)"""
+        got = placeable_after(self.s, a, after)
+        return self.s.is_legal(a) if got is None else got
+
+
+def placeable_after(s: GameState, a: Action, after: int, avoid: frozenset[int] = frozenset()
+                    ) -> bool | None:
+    """Whether a tile could still be placed (R8) with ``after`` AP, keeping off ``avoid``,
+    once the move, entry, exit or irrigation ``a`` (legal on ``s``) is done; None for any other
+    action. Those only make hexes free or not free (R11: a developer, water), so they are
+    written into the board for the test and undone, the rest of the state untouched."""
+    writes: list[tuple[list[Any], int, Any]]
+    if isinstance(a, Move):
+        writes = [(s.dev, a.src, -1), (s.dev, a.dst, s.to_move)]
+    elif isinstance(a, Enter):
+        writes = [(s.dev, a.hex, s.to_move)]
+    elif isinstance(a, Exit):
+        writes = [(s.dev, a.hex, -1)]
+    elif isinstance(a, Irrigate):
+        writes = [(s.irrigated, a.hex, True)]
+    else:
+        return None
+    old = [(arr, h, arr[h]) for arr, h, _ in writes]
+    try:
+        for arr, h, v in writes:
+            arr[h] = v
+        if avoid:
+            return first_placement(s, after, avoid) is not None
+        return some_placement(s, after) is not None
+    finally:
+        for arr, h, v in reversed(old):
+            arr[h] = v
 
 
 @functools.lru_cache(maxsize=4096)  # the R8 hints (``some_placement``) ask the same few often

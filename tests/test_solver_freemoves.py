@@ -16,7 +16,7 @@ from analysis.solver.freemoves import (
     after_free_move,
 )
 from analysis.solver.selfplay import random_position
-from core.actions import Draw, Festival, Irrigate, Palace, Tile, Token
+from core.actions import Draw, Enter, Exit, Festival, Irrigate, Move, Palace, Tile, Token
 from core.groups import all_ponds, pond_ring
 from core.position import load_position
 from core.state import GameState
@@ -110,25 +110,32 @@ def test_r27_r38_enclosure_told_before_the_action_as_the_board_after_it(seed: in
 
 
 @pytest.mark.parametrize("seed", range(24))
-def test_r8_r27_placement_told_before_the_action_is_one_after_it(seed: int) -> None:
-    """R8: where a placement is told to remain after an action (a tile owed, a developer back
-    on ``x``), told before the action is pushed, the board after it has one: the search then
-    skips that action without pushing it, as it did once it had pushed it."""
+def test_r8_r27_placement_told_before_the_action_is_what_the_board_after_it_shows(seed: int) -> None:
+    """R8: whether a placement remains after an action (a tile owed, a developer back on
+    ``x``), told before the action is pushed, is what the board after it shows: exactly, both
+    ways, for a move, an entry, an exit and an irrigation; for a palace only where it says
+    one remains (else it leaves the question to the board after it). The search skips, or
+    settles, those actions without pushing them, as it did once it had pushed them."""
     s = random_position(seed, MAPS[seed % 2], players=2 + seed % 2, turns=2 + seed % 10, ap=3)
     assert s.obligation_pending()
     land = [h for h in s.map.hexes if s.level[h] > 0 and s.dev[h] < 0 and not s.palace[h]]
-    told = 0
+    told = {True: 0, False: 0}
     for a in list(s.legal_actions()):
         if isinstance(a, (Tile, Token, Draw, Festival)):
             continue
         for x in land[seed % 4::4]:
-            if _placeable_after(s, a, x):
-                told += 1
-                s.push(a)
-                assert s.find_placement(s.turn.ap + s.token_bonus(), frozenset((x,))) is not None, (
-                    str(a), x)
-                s.pop()
-    assert told > 0
+            got = _placeable_after(s, a, x)
+            if got is None:
+                assert isinstance(a, Palace) or (isinstance(a, Move) and not s.path_costs(
+                    a.src, s.turn.ap).get(a.dst)), str(a)
+                continue
+            assert isinstance(a, (Move, Enter, Exit, Irrigate)) or got, str(a)
+            told[got] += 1
+            s.push(a)
+            after = s.find_placement(s.turn.ap + s.token_bonus(), frozenset((x,)))
+            s.pop()
+            assert (after is not None) == got, (str(a), x)
+    assert told[True] > 0
 
 
 def test_r8_r15_a_palace_may_leave_no_placement_but_the_hex_a_free_move_left() -> None:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from core.actions import Action, Enter, Exit, Irrigate, Move, Palace, Tile
 from core.groups import pond_at, pond_ring
+from core.movegen import placeable_after
 from core.paths import move_costs
 from core.state import GameState
 
@@ -105,36 +106,39 @@ def unsettled(s: GameState, a: Action, pending: Pending, owed: bool) -> Pending 
     for x, y in pending:
         if _interacts_before(s, a, x, y):
             continue
-        if not later or _placeable_after(s, a, x):
+        if not later:
             return None
-        rest.append((x, y))
+        placeable = _placeable_after(s, a, x)
+        if placeable:
+            return None
+        if placeable is None:
+            rest.append((x, y))
+        # False: no tile could be placed after ``a`` with the developer back on x (R8)
     return frozenset(rest)
 
 
-def _placeable_after(s: GameState, a: Action, x: int) -> bool:
-    """Whether a tile owed (R8) could still be placed after ``a``, with the developer back on
-    ``x``, told before ``a`` is pushed where that is sure: a move, an entry, an exit or an
-    irrigation changes only which hexes carry a developer or water (R11) and the AP left, so
-    a placement now that keeps off ``x`` and the hex ``a`` takes, within the AP ``a`` leaves,
-    is one after it too (a palace: ``_placeable_after_palace``). False where unsure (no path):
-    ``_r8_needs`` then asks the state after it."""
+def _placeable_after(s: GameState, a: Action, x: int) -> bool | None:
+    """Whether a tile owed (R8) could still be placed after ``a``, keeping off ``x`` (where the
+    developer would stand, his free move put off past ``a``), told before ``a`` is pushed: a
+    move, an entry, an exit or an irrigation exactly (``movegen.placeable_after``: written
+    into the board and undone), a palace where it is sure (``_placeable_after_palace``).
+    None where unsure: ``_r8_needs`` then asks the state after it."""
     if isinstance(a, Move):
         cost = s.cached_path_cost(a.src, a.dst)
         if cost is None:  # a child's moves took the cache; the push would walk the board too
             cost = s.path_costs(a.src, s.turn.ap).get(a.dst)
-        taken = a.dst
     elif isinstance(a, (Enter, Exit)):
-        cost, taken = s.map.edge_cost(a.hex), a.hex
+        cost = s.map.edge_cost(a.hex)
     elif isinstance(a, Irrigate):
-        cost, taken = 1, a.hex
+        cost = 1
     elif isinstance(a, Palace):
-        return _placeable_after_palace(s, a.hex, x)
+        return _placeable_after_palace(s, a.hex, x) or None
     else:
-        return False
+        return None
     if not cost:
-        return False
-    budget = s.turn.ap - cost + s.token_bonus()
-    return budget >= 1 and s.find_placement(budget, frozenset((x, taken))) is not None
+        return None
+    after = s.turn.ap - cost + s.token_bonus()
+    return after >= 1 and placeable_after(s, a, after, frozenset((x,))) is True
 
 
 def _placeable_after_palace(s: GameState, at: int, x: int) -> bool:
