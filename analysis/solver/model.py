@@ -492,8 +492,9 @@ class _Checks:
 
     def __call__(self, points: int, wait: float | None = 0.0) -> None:
         if self.ub is not None and self.ub <= points:
-            self._met()
-        if self.done or self.ub is None or self.ub <= points:
+            self._met()  # only the tie-breaks are left: branch and bound's
+            return
+        if self.done or self.ub is None:
             return
         helper = self.helper
         if helper is not None and not helper.over:
