@@ -16,10 +16,12 @@ import pytest
 from analysis.solver.bnb import solve_bnb
 from analysis.solver.bound import upper_bound
 from analysis.solver.bound_ponds import _flat_shapes
+from analysis.solver.bound_view import View
 from analysis.solver.brute import solve_brute
 from analysis.solver.common import replay
 from analysis.solver.selfplay import random_position
 from core.state import GameState
+from tests.helpers import H, build, names
 from tests.test_solver_agreement import BRUTE_NODES
 from tests.test_solver_agreement import position as agreement_position
 
@@ -1074,3 +1076,24 @@ def test_r28_a_least_size_only_leaves_growth_options_out() -> None:
                     assert _growths(v, gi, False, k, least) == kept, (gi, k, least)
                     compared += len(every) > len(kept) > 0
     assert compared >= 20  # positions where the least size left some options out, not all
+
+
+def test_r15_r23_hexes_beside_a_palace_never_join_another_city() -> None:
+    """R15, R23: another city's tiles join a city only in a part cut off its palace, and no
+    cover parts a hex from the palace beside it (R11: a palace is never covered). So of the
+    city G6 (palace) – F6, G7, G8, where his developers stand on F6 and G7 beside the palace,
+    only G8 may join, and one developer of his with it (both may walk there, R27, one hex
+    holds one); a village brings all its free hexes and his developers there."""
+    devs = {"G7": 0, "G9": 1, "F6": 0, "E6": 1}
+    city = build(players=4, tiles=["G6v", "G7v", "G8v", "G9v", "F6v", "E6v"], developers=devs,
+                 palaces={"G6": 2})
+    v = View(city, 4)
+    gi = city.groups().label[H("G6")]
+    assert [(lv, mine, sorted(names(hx))) for lv, mine, hx in v.parts(gi)] == [
+        ([1, 1, 1], 2, ["F6", "G7", "G8"])]
+    assert [(lv, mine, sorted(names(hx))) for lv, mine, hx in v.joinable_parts(gi)] == [
+        ([1], 1, ["G8"])]
+    village = build(players=4, tiles=["G6v", "G7v", "G8v", "G9v", "F6v", "E6v"], developers=devs)
+    w = View(village, 4)
+    gv = village.groups().label[H("G6")]
+    assert w.joinable_parts(gv) == w.parts(gv) and w.parts(gv)[0][1] == 2

@@ -131,7 +131,7 @@ def _growths(v: View, gi: int, cities: bool, k: int, least: int) -> list[Growth]
             return  # too small for any palace that scores
         nodes: list[tuple[list[int], int, set[int]]] = []
         for o in [gi, *joined]:
-            for i, (levels, mine, hexes) in enumerate(v.parts(o)):
+            for i, (levels, mine, hexes) in enumerate(v.parts(o) if o == gi else v.joinable_parts(o)):
                 ups = lifts.get((o, i), ())
                 if ups:
                     tops = _raisable(v, hexes, k)[:len(ups)]

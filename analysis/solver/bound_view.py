@@ -183,6 +183,8 @@ class View:
         self._flat: dict[int, int] = {} if like is None else like._flat
         self._tiles: dict[tuple[object, ...], list[tuple[int, ...]]] = {} if like is None else like._tiles
         self._parts: dict[int, list[tuple[list[int], int, set[int]]]] = {} if like is None else like._parts
+        self._joinable: dict[int, list[tuple[list[int], int, set[int]]]] = (
+            {} if like is None else like._joinable)
         self._split: dict[int, tuple[list[int], list[int]]] = {} if like is None else like._split
         self.growths: dict[tuple[int, bool, int, int], list[tuple[int, Comps, list[int]]]] = (
             {} if like is None else like.growths)  # bound_growth
@@ -222,6 +224,29 @@ class View:
                 got.append((sorted((s.level[h] for h in hexes), reverse=True),
                             sum(1 for h in hexes if s.dev[h] == me), hexes))
             self._parts[gi] = got
+        return got
+
+    def joinable_parts(self, gi: int) -> list[tuple[list[int], int, set[int]]]:
+        """``parts`` of group ``gi`` as another group's tiles may join them: all of a village;
+        of a city only hexes not next to its palace, since a part joins another city only cut
+        off its own palace (R15, R23) and no cover parts a hex from the palace beside it (a
+        palace is never covered, R11): his developers there may walk to the rest of their
+        part first (R27), so each part keeps them, as many as its hexes left. Parts keep their
+        places in ``parts`` (a lift names a part by its place). Cached."""
+        got = self._joinable.get(gi)
+        if got is None:
+            ph = self.g.palace[gi]
+            if ph < 0:
+                got = self.parts(gi)
+            else:
+                near = set(self.s.map.nbrs[ph])
+                level = self.s.level
+                got = []
+                for _, mine, hexes in self.parts(gi):
+                    kept = hexes - near
+                    got.append((sorted((level[h] for h in kept), reverse=True), min(mine, len(kept)),
+                                kept))
+            self._joinable[gi] = got
         return got
 
     def split(self, gi: int, cuts: int) -> int:
