@@ -10,7 +10,9 @@ check it against the brute force. The bound relaxes the turn into *events* and a
   to a group, and each new hex joins at most two other groups (a hex touches at most three
   distinct groups); a group ``d`` hexes away needs ``d − 1`` of them. R15 keeps cities apart,
   but a part cut off another city's palace is a village again (R23) and may join: no larger
-  than ``View.split`` allows. A village that joins a city grows that city's palace, so it
+  than ``View.split`` allows, and never with a hex beside that palace, nor a developer of his
+  more than its other hexes hold (``View.joinable_parts``: no cover parts a hex from the
+  palace beside it, R11). A village that joins a city grows that city's palace, so it
   counts in the city's options (R29: one change a turn), not its own. The mover must hold the
   highest position (R25) against every opponent's key, merged over the groups that join
   (R24). His developers climb for free only inside the free part of their group (R27: one

@@ -126,8 +126,9 @@ def _disjoint_cover(s: GameState, bare: set[int], budget: int, shapes: Shapes
     level 0 (R12), and a tile laid before it raised its own hexes, so those first tiles are
     disjoint flat shapes of level-0 hexes without irrigation now (``shapes``: none on a hex
     the line irrigates, R11, R37), of his supplies (R10), each rim hex of them 1 AP more
-    (R14). The hexes are bits of
-    one integer (the bare ones first), so a node tests and takes a shape with one ``&``."""
+    (R14). The hexes are bits of one integer (the bare ones first), so a node tests and takes
+    a shape with one ``&``; a branch stops once the tiles its bare hexes still need (a third
+    of them, at least) no longer fit or beat the best."""
     me = s.players[s.to_move]
     supply = [me.villages + me.rice, me.doubles, s.triples]
     bit = {h: 1 << i for i, h in enumerate(bare)}
