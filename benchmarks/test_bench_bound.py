@@ -18,7 +18,7 @@ path against the plain way in the same run (issue 21's puzzle targets).
   point higher, which no line meets, so that it searches on to the end.
 - *pond covers, exactly*: every exact cover of a bare ring (``bound_ponds._disjoint_cover``)
   the cold root bounds of full-turn-67 and full-turn-77 ask (Java-Centre, 30 and 24 points:
-  ~530 rings), the hexes as bits of one integer and a branch stopped once the tiles its
+  524 rings), the hexes as bits of one integer and a branch stopped once the tiles its
   hexes still need (a third of them) no longer fit, against the plain search
   (``reference.disjoint_cover_ref``: frozensets, no node limit, stopped only where one tile
   more would not fit).
