@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from core.actions import Action, Enter, Exit, Irrigate, Move, Palace, Tile
 from core.groups import pond_at, pond_ring
+from core.legality import CHECKS
 from core.movegen import placeable_after
 from core.paths import move_costs
 from core.state import GameState
@@ -121,24 +122,15 @@ def _placeable_after(s: GameState, a: Action, x: int) -> bool | None:
     """Whether a tile owed (R8) could still be placed after ``a``, keeping off ``x`` (where the
     developer would stand, his free move put off past ``a``), told before ``a`` is pushed: a
     move, an entry, an exit or an irrigation exactly (``movegen.placeable_after``: written
-    into the board and undone), a palace where it is sure (``_placeable_after_palace``).
-    None where unsure: ``_r8_needs`` then asks the state after it."""
-    if isinstance(a, Move):
-        cost = s.cached_path_cost(a.src, a.dst)
-        if cost is None:  # a child's moves took the cache; the push would walk the board too
-            cost = s.path_costs(a.src, s.turn.ap).get(a.dst)
-    elif isinstance(a, (Enter, Exit)):
-        cost = s.map.edge_cost(a.hex)
-    elif isinstance(a, Irrigate):
-        cost = 1
-    elif isinstance(a, Palace):
+    into the board and undone, with the AP its rule check says it costs), a palace where it
+    is sure (``_placeable_after_palace``). None where unsure: ``_r8_needs`` then asks the
+    state after it."""
+    if isinstance(a, Palace):
         return _placeable_after_palace(s, a.hex, x) or None
-    else:
+    if not isinstance(a, (Move, Enter, Exit, Irrigate)):
         return None
-    if not cost:
-        return None
-    after = s.turn.ap - cost + s.token_bonus()
-    return after >= 1 and placeable_after(s, a, after, frozenset((x,))) is True
+    after = s.turn.ap + s.token_bonus() - CHECKS[type(a)](s, a)  # type: ignore[operator]
+    return after >= 1 and bool(placeable_after(s, a, after, frozenset((x,))))
 
 
 def _placeable_after_palace(s: GameState, at: int, x: int) -> bool:
