@@ -1097,3 +1097,19 @@ def test_r15_r23_hexes_beside_a_palace_never_join_another_city() -> None:
     w = View(village, 4)
     gv = village.groups().label[H("G6")]
     assert w.joinable_parts(gv) == w.parts(gv) and w.parts(gv)[0][1] == 2
+
+
+def test_r28_no_palace_option_without_a_developer_of_his_in_the_free_parts() -> None:
+    """R28: a palace needs a developer of his in the group. Where the free parts a growth
+    leaves hold none of his (his developers in a joined city stand beside its palace and stay
+    with it, R15, R23), every option of the group needs a paid arrival, even though he has
+    developers in the group itself."""
+    from analysis.solver.bound_palaces import _ranked_options
+
+    s = build(players=4, tiles=["G6v", "G7v", "G8v", "G9v", "F6v", "E6v"],
+              developers={"G7": 0, "G9": 1, "F6": 0, "E6": 1})
+    v = View(s, 6)
+    gi = s.groups().label[H("G6")]
+    assert v.count[gi] == 2
+    options = _ranked_options(v, gi, 1, 1, [], 0, comps=[([2, 1, 1, 1], 0)])
+    assert options and all(paid >= 1 for _, _, paid, _ in options)

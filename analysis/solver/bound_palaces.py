@@ -133,12 +133,10 @@ def _ranked_options(v: View, gi: int, k: int, grow: int, joined: list[int], old:
     for arrive in range(ap - k):  # 1 palace action + k tiles + arrivals fit in the AP
         if top >= ceiling:
             break
-        if have + arrive == 0:
-            continue
         key = _key(comps, arrive) if comps is not None else tuple(pool[:have + arrive])
         if not key:
-            continue  # no developer of his in the group (R28): his own joined cities' hexes
-            # beside their palaces never join (``View.joinable_parts``)
+            continue  # no developer of his in the group (R28); in a joined city only those
+            # off its palace's neighbours count (``View.joinable_parts``)
         # Only an opponent he may not beat is worth cutting off (his key only shrinks when
         # villages stay out); the others stay.
         # (none where ``made``: the part is one the covers make, with every opponent in it)
