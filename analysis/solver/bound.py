@@ -81,7 +81,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import product
 
-from analysis.solver.bound_palaces import palace_events
+from analysis.solver.bound_palaces import palace_entries, refine
 from analysis.solver.bound_ponds import pond_options, raw_items
 from analysis.solver.bound_tiles import capped_options, known
 from analysis.solver.bound_view import View, component, free_hexes, pareto
@@ -91,19 +91,22 @@ from core.state import GameState
 
 
 def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True,
-                views: dict[int, View] | None = None) -> int:
+                views: dict[int, View] | None = None, below: int | None = None) -> int:
     """Most points the mover could still score with ``ap`` AP (default: AP left, no token):
     a budget, so the bound caps every line that spends no more. ``views`` (count of AP ->
     ``View``) shares the work of other calls on this same position, unchanged since: a solve
     asks the bound of one position with several counts of AP (the root's with and without the
     token, fewer for the tie-breaks; branch and bound at each node with the AP a tie may still
-    spend), and the options of a view depend only on the position and its AP."""
+    spend), and the options of a view depend only on the position and its AP.
+
+    ``below``: the caller asks only whether the bound falls below this (branch and bound's
+    cuts). The palace entries are then worked out quick (``bound_palaces.entry_options``) and
+    made exact one by one, those claiming most first, until the bound falls below ``below``
+    or none is left quick: the answer falls below ``below`` exactly when the exact bound does,
+    and where it does not, it is the exact bound. (A busy node's children, 44@191: a third
+    of the entries made exact, the bound 1.9 times faster.)"""
     if ap is None:
         ap = s.turn.ap
-    # R8: while a tile is owed and one fits in his AP (the token's too), no action may make
-    # every placement impossible, and the turn cannot end: every line places a tile.
-    owed = s.obligation_pending() and s.find_placement(s.turn.ap + s.token_bonus()) is not None
-    by_ap: dict[tuple[int, int], int] = {}
     if views is None:
         views = {}
 
@@ -112,6 +115,37 @@ def upper_bound(s: GameState, ap: int | None = None, festivals: bool = True,
         if got is None:
             got = views[a] = View(s, a, like=next(iter(views.values()), None))
         return got
+
+    v = view(ap)
+    entries = v.palace_shared[0] if v.palace_shared else None
+    if below is None:
+        if entries is not None and entries.ap >= ap and entries.quick():
+            while refine(view(entries.ap), entries):
+                pass
+            _forget(views)
+        return _bound(s, ap, festivals, view)
+    if entries is None or entries.ap < ap:
+        v.palace_shared[:] = [entries := palace_entries(v, quick=True)]
+        _forget(views)
+    while True:
+        got = _bound(s, ap, festivals, view)
+        if got < below or not refine(view(entries.ap), entries):
+            return got
+        _forget(views)
+
+
+def _forget(views: dict[int, View]) -> None:
+    """The views' palace options, to be read again from their shared entries."""
+    for w in views.values():
+        w.palace_options = None
+
+
+def _bound(s: GameState, ap: int, festivals: bool, view: Callable[[int], View]) -> int:
+    """``upper_bound``'s work, on the views ``view`` gives."""
+    # R8: while a tile is owed and one fits in his AP (the token's too), no action may make
+    # every placement impossible, and the turn cannot end: every line places a tile.
+    owed = s.obligation_pending() and s.find_placement(s.turn.ap + s.token_bonus()) is not None
+    by_ap: dict[tuple[int, int], int] = {}
 
     def events(a: int, arrive: int = 0) -> int:
         if (a, arrive) not in by_ap:
@@ -132,16 +166,15 @@ NO_LINE = -(10**6)
 
 
 def _events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
-    """``bound_palaces.palace_events`` with the view's AP or more, worked out once for the
-    views of a position: an option is a count of palace actions, tiles and arrivals, the
-    same with more AP (more AP only add options), and ``_event_bound`` keeps those that fit."""
+    """``bound_palaces.palace_entries`` with the view's AP or more, worked out once for the
+    views of a position (exact, unless ``upper_bound``'s ``below`` made them quick): an option
+    is a count of palace actions, tiles and arrivals, the same with more AP (more AP only add
+    options), and ``_event_bound`` keeps those that fit. Checked cities cap them (``_checked``)."""
     if v.palace_options is None:
         shared = v.palace_shared
-        if shared and shared[0][0] >= v.ap:
-            v.palace_options = shared[0][1]
-        else:
-            v.palace_options = _checked(v, palace_events(v))
-            shared[:] = [(v.ap, v.palace_options)]
+        if not shared or shared[0].ap < v.ap:
+            shared[:] = [palace_entries(v)]
+        v.palace_options = _checked(v, shared[0].options())
     return v.palace_options
 
 

@@ -23,6 +23,29 @@ Raw = tuple[int, list[tuple[list[tuple[tuple[int, ...], int, frozenset[int]]],
 
 Comps = list[tuple[list[int], int]]  # free parts of groups: (levels, highest first; his developers)
 
+Entry = tuple[int, list[tuple[int, ...]]]  # a palace event's key (``bound_palaces``) and options
+
+
+class PalaceEntries:
+    """The palace side's entries of one position, worked out with ``ap`` AP
+    (``bound_palaces.palace_entries``; the views of the position share them): per key, its
+    options, exact for the keys in ``exact`` and quick for the others (``upper_bound``'s
+    ``below`` refines them one by one)."""
+
+    __slots__ = ("ap", "exact", "keys", "new", "opts")
+
+    def __init__(self, ap: int, keys: list[int], opts: dict[int, list[tuple[int, ...]]],
+                 new: list[Entry], exact: set[int]) -> None:
+        self.ap, self.keys, self.opts, self.new, self.exact = ap, keys, opts, new, exact
+
+    def options(self) -> list[Entry]:
+        """The entries as ``bound_palaces.palace_events`` lists them: in order, none empty."""
+        return [(k, self.opts[k]) for k in self.keys if self.opts[k]] + self.new
+
+    def quick(self) -> list[int]:
+        """The keys still quick (an entry with no option has no exact one either)."""
+        return [k for k in self.keys if k not in self.exact and self.opts[k]]
+
 
 def pareto(opts: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
     """Drop options that cost at least as much in every count and score no more."""
@@ -192,9 +215,8 @@ class View:
             {} if like is None else like.joined_sizes)  # bound_palaces._joined_size
         # ``bound_ponds.raw_items`` with the most AP any view asked: fewer AP keep fewer of them
         self.pond_raw: list[Raw] = [] if like is None else like.pond_raw
-        # ``bound_palaces.palace_events`` likewise, with the AP they were worked out with
-        self.palace_shared: list[tuple[int, list[tuple[int, list[tuple[int, ...]]]]]] = (
-            [] if like is None else like.palace_shared)
+        # ``bound_palaces.palace_entries`` likewise (with the AP they were worked out with)
+        self.palace_shared: list[PalaceEntries] = [] if like is None else like.palace_shared
         # the event options with this view's AP, kept by ``bound`` (the festivals ask again)
         self.palace_options: list[tuple[int, list[tuple[int, ...]]]] | None = None
         self.pond_options: list[tuple[int, ...]] | None = None
