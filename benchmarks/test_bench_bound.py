@@ -22,6 +22,11 @@ path against the plain way in the same run (issue 21's puzzle targets).
   hexes still need (a third of them) no longer fit, against the plain search
   (``reference.disjoint_cover_ref``: frozensets, no node limit, stopped only where one tile
   more would not fit).
+- *bounds asked below a value*: the bounds with 4 AP of 40 children of planner-44@191 (busy,
+  6 AP; the tie-break search asks whether a line within 5 AP scores the 10 points found, so
+  each child is cut when its bound falls below 10), asked only that (``upper_bound``'s
+  ``below``: the palace entries quick first, made exact one by one) against worked out in
+  full.
 - *two processes*: branch and bound on pond-17 (6 points, proved by the search alone) with a
   second process claiming its part of the tree (``split.py``, started after 0.08 s as a solve
   does without ``split.warm``) against one process.
@@ -133,6 +138,37 @@ def test_pond_covers_at_search_nodes(bench, role: str, monkeypatch: pytest.Monke
     got = bench(bounds, pair="pond covers at 40 search nodes (planner-37@112, last 2 AP)",
                 role=role, rounds=3)
     assert got == plain
+
+
+@pytest.mark.benchmark(group="bound")
+@pytest.mark.parametrize("role", ["fast", "reference"])
+def test_bounds_asked_below_a_value(bench, role: str) -> None:
+    from benchmarks.busy import position
+    from core.actions import Draw, End, Festival, Token
+
+    s = position("44@191")
+    children: list[GameState] = []
+    for a in s.legal_actions():
+        if not isinstance(a, (Token, Draw, End, Festival)) and len(children) < 40:
+            c = s.copy()
+            c.push(a)
+            if c.turn.ap >= 4:
+                children.append(c)
+    need = 10
+
+    def below() -> list[int]:
+        return [upper_bound(c, 4, below=need) for c in children]
+
+    def full() -> list[int]:
+        return [upper_bound(c, 4) for c in children]
+
+    got = bench(below if role == "fast" else full,
+                pair="bounds of 40 search nodes asked below 10 (planner-44@191, 4 AP)", role=role,
+                rounds=3)
+    exact = full()
+    assert [g < need for g in got] == [e < need for e in exact]
+    assert all(g == e for g, e in zip(got, exact) if g >= need)
+    assert sum(e < need for e in exact) > 20  # most are cut, as in the search
 
 
 @pytest.mark.benchmark(group="bound")

@@ -11,12 +11,14 @@ by tests/test_solver.py.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable, Iterator
 
 import pytest
 
 from analysis.solver.bnb import solve_bnb
 from analysis.solver.bound import upper_bound
 from analysis.solver.brute import solve_brute
+from analysis.solver.common import SolveResult
 from analysis.solver.cpsat import solve_cpsat
 from analysis.solver.selfplay import random_position
 from core.state import GameState
@@ -53,6 +55,17 @@ def test_cpsat_and_bnb_agree_with_brute_force(seed: int) -> None:
 # this budget the four blocks cover 85, 76, 86 and 85, every time).
 BRUTE_NODES = 30_000
 ENGINE_S = 120.0
+
+
+def settled(seeds: Iterable[int], make: Callable[[int], GameState]
+            ) -> Iterator[tuple[int, GameState, SolveResult]]:
+    """The positions ``make`` gives for ``seeds`` that the brute force settles within
+    ``BRUTE_NODES``, each with its seed and the brute force's answer."""
+    for seed in seeds:
+        s = make(seed)
+        ref = solve_brute(s, max_nodes=BRUTE_NODES)
+        if ref.optimal:
+            yield seed, s, ref
 
 
 def test_the_brute_force_budget_of_nodes_stops_it_unproved_and_is_enough_when_large() -> None:

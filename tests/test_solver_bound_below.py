@@ -18,10 +18,9 @@ from analysis.solver import bnb
 from analysis.solver.bound import upper_bound
 from analysis.solver.bound_palaces import palace_entries
 from analysis.solver.bound_view import View
-from analysis.solver.brute import solve_brute
 from core.errors import IllegalAction
 from core.state import GameState
-from tests.test_solver_agreement import BRUTE_NODES
+from tests.test_solver_agreement import settled
 from tests.test_solver_bound import position
 
 PUZZLES = ["full-turn-78", "full-turn-63", "pond-31", "token-11", "festival-17",
@@ -119,11 +118,8 @@ def test_branch_and_bound_with_quick_entries_agrees_with_brute_force(
     """R7–R38 as the engine applies them: 30 positions a block with 1–3 AP, those the brute
     force settles within its budget; at least 15 of them count."""
     counted = 0
-    for seed in range(200 + 30 * block, 230 + 30 * block):
-        s = position(seed, 1 + seed % 3)
-        ref = solve_brute(s, max_nodes=BRUTE_NODES)
-        if not ref.optimal:
-            continue
+    for seed, s, ref in settled(range(200 + 30 * block, 230 + 30 * block),
+                                lambda seed: position(seed, 1 + seed % 3)):
         best, ap, _, line = _bnb(s, True, monkeypatch)
         assert (best, ap) == (ref.best, ref.ap_spent), (seed, line, ref.line_text)
         counted += 1

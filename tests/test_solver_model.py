@@ -33,7 +33,7 @@ from core.ranking import highest
 from core.state import GameState
 from puzzles.loader import load_puzzles
 from tests.helpers import build
-from tests.test_solver_agreement import BRUTE_NODES
+from tests.test_solver_agreement import BRUTE_NODES, settled
 
 MINI_B = os.path.join(os.path.dirname(__file__), "maps", "mini-b.txt")
 
@@ -142,12 +142,9 @@ def test_model_bound_500_positions(block: int) -> None:
     """The issue's ≥ 500 random small positions, 1–4 AP: 5 blocks of 100 positions the brute
     force settles (within ``BRUTE_NODES`` nodes each, the same positions on any machine; a
     block takes the seeds it needs, from its own range of 1 000)."""
-    covered = 0
-    for seed in range(5000 + 1000 * block, 6000 + 1000 * block):
-        s = position(seed, 1 + seed % 4)
-        ref = solve_brute(s, max_nodes=BRUTE_NODES)
-        if not ref.optimal:
-            continue
+    covered = seed = 0
+    for seed, s, ref in settled(range(5000 + 1000 * block, 6000 + 1000 * block),
+                                lambda seed: position(seed, 1 + seed % 4)):
         covered += 1
         b, _, _ = model_bound(s, 60, workers=1)
         assert b.points is not None and b.points >= ref.best, (seed, ref.line_text, b)
