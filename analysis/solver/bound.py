@@ -174,7 +174,10 @@ def _events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
         shared = v.palace_shared
         if not shared or shared[0].ap < v.ap:
             shared[:] = [palace_entries(v)]
-        v.palace_options = _checked(v, shared[0].options())
+        entries = shared[0]
+        if entries.checked is None:
+            entries.checked = _checked(v, entries.options())
+        v.palace_options = entries.checked
     return v.palace_options
 
 

@@ -30,13 +30,15 @@ class PalaceEntries:
     """The palace side's entries of one position, worked out with ``ap`` AP
     (``bound_palaces.palace_entries``; the views of the position share them): per key, its
     options, exact for the keys in ``exact`` and quick for the others (``upper_bound``'s
-    ``below`` refines them one by one)."""
+    ``below`` refines them one by one); ``checked``: ``options`` as the checked cities cap
+    them (``bound._checked``), kept until an entry changes."""
 
-    __slots__ = ("ap", "exact", "keys", "new", "opts")
+    __slots__ = ("ap", "checked", "exact", "keys", "new", "opts")
 
     def __init__(self, ap: int, keys: list[int], opts: dict[int, list[tuple[int, ...]]],
                  new: list[Entry], exact: set[int]) -> None:
         self.ap, self.keys, self.opts, self.new, self.exact = ap, keys, opts, new, exact
+        self.checked: list[Entry] | None = None
 
     def options(self) -> list[Entry]:
         """The entries as ``bound_palaces.palace_events`` lists them: in order, none empty."""
