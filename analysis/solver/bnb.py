@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 from analysis.solver.bound import upper_bound
 from analysis.solver.bound_view import View
 from analysis.solver.common import (
+    MINI_MAP_HEXES,
     ZERO,
     Deadline,
     KeyMaker,
@@ -557,7 +558,7 @@ def solve_bnb(state: GameState, time_limit: float | None = None,
 # tie-breaks: 904 of 907 cut, the search 2.1 times faster). On the mini maps the hex-by-hex
 # options cost little more than the quick ones and it does not pay (the bounds' CPU time:
 # pond-17, 392 of 920 cut, 0.8 times; token-11, 927 of 1 054, 0.9 times; token-05, 1.7 times).
-LAZY_HEXES = 60
+LAZY_HEXES = MINI_MAP_HEXES
 LAZY_SHARE = 0.3
 LAZY_TRIAL = 30
 START_AFTER = 0.08  # seconds of search before a second process is worth its start (~0.15 s)

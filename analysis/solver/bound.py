@@ -182,7 +182,7 @@ def _events(v: View) -> list[tuple[int, list[tuple[int, ...]]]]:
 
 
 def _city(v: View, gi: int) -> int:
-    """The palace hex of the city an entry of ``palace_events`` belongs to (its own options,
+    """The palace hex of the city an entry of ``palace_entries`` belongs to (its own options,
     ``gi``, or its parts', −2 − ``gi``), −1 for a village or a group made from nothing."""
     return -1 if gi == -1 else v.g.palace[gi if gi >= 0 else -2 - gi]
 

@@ -203,15 +203,11 @@ def _cut_rivals(v: View, gi: int, k: int, key: tuple[int, ...], stay: dict[int, 
     return best
 
 
-def palace_events(v: View) -> list[Entry]:
-    """Per group (its index; −1 for a group made from nothing; −2 − its index for new palaces
-    in parts cut off it), options ``(palace actions, growth tiles, paid arrivals, points)``."""
-    return palace_entries(v).options()
-
-
 def palace_entries(v: View, quick: bool = False) -> PalaceEntries:
-    """``palace_events``' entries; ``quick``: each group's and its parts' worked out quick
-    (``entry_options``), to be made exact one by one (``refine``)."""
+    """Per group (its index; −1 for a group made from nothing; −2 − its index for new palaces
+    in parts cut off it), options ``(palace actions, growth tiles, paid arrivals, points)``;
+    ``quick``: each group's and its parts' worked out quick (``entry_options``), to be made
+    exact one by one (``refine``)."""
     keys: list[int] = []
     for gi, members in enumerate(v.g.members):
         keys.append(gi)
@@ -376,7 +372,7 @@ def _part_options(v: View, gi: int, k: int, within: dict[int, int], reach: int,
                 out += _ranked_options(v, gi, k, grow, joined, 0, comps=comps, part=part, made=made)
         else:
             out += _ranked_options(v, gi, k, k, list(within), 0, reach=reach, part=part, made=made)
-    return _quick(out) if quick and k <= 2 else out
+    return _quick(out) if quick else out
 
 
 def best_value(v: View, size: int, old: int) -> int:

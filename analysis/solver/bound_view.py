@@ -41,7 +41,8 @@ class PalaceEntries:
         self.checked: list[Entry] | None = None
 
     def options(self) -> list[Entry]:
-        """The entries as ``bound_palaces.palace_events`` lists them: in order, none empty."""
+        """The entries in order (the groups, each followed by its parts, then the groups made from
+        nothing), none empty."""
         return [(k, self.opts[k]) for k in self.keys if self.opts[k]] + self.new
 
     def quick(self) -> list[int]:

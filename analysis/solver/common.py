@@ -34,6 +34,11 @@ class Outcome(NamedTuple):
 
 ZERO = Outcome()
 
+# The mini maps (tests/maps, puzzles/maps) have no more hexes than this, Java-Centre many
+# more: where the solver's engines part ways by the board's size (``model.model_fits``,
+# ``bnb.LAZY_HEXES``).
+MINI_MAP_HEXES = 60
+
 
 @dataclass
 class SolveResult:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from analysis.solver.common import (
+    MINI_MAP_HEXES,
     Deadline,
     Outcome,
     Reporter,
@@ -234,7 +235,7 @@ def player_turn(s: GameState, p: SearchPlayer) -> list[Action]:
     return line
 
 
-MODEL_HEXES = 60  # maps up to this size get the model at any AP (the mini maps)
+MODEL_HEXES = MINI_MAP_HEXES  # maps up to this size get the model at any AP
 POLISH_STARTS = 3  # the best quick lines (players', goals') that ``polish`` starts from
 TAIL_STARTS = 3  # and that ``tails`` searches the ends of, after the best line's
 RECIPE_SHARE = 0.35  # of the limit for the recipe engine where the model does not fit
